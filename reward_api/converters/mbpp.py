@@ -1,0 +1,129 @@
+"""MBPP, sanitized MBPP and MBPP+ (EvalPlus) to problems.
+
+- ``mbpp`` (google-research ``mbpp.jsonl``): ``text, code, task_id, test_setup_code,
+  test_list, challenge_test_list``. One assert test per ``test_list`` entry; the original
+  harness runs ``code``, then ``test_setup_code``, then the asserts, so a non-empty
+  ``test_setup_code`` (it builds trees from the program's own ``Node`` class) is put in
+  front of each assert rather than into ``setup_code``, which runs before the program.
+  ``challenge_test_list`` is kept in metadata, not graded, as upstream does.
+- ``mbpp_sanitized`` (``sanitized-mbpp.json``): ``source_file, task_id, prompt, code,
+  test_imports, test_list``; ``test_imports`` become ``setup_code``.
+- ``mbpp_plus`` (``MbppPlus.jsonl``): ``task_id, prompt, entry_point,
+  canonical_solution, base_input, plus_input, atol, contract, assertion``. The
+  ``assertion`` lines are assert tests; every base and plus input is a call test whose
+  output comes from running ``canonical_solution`` (``oracle``). JSON stores tuples as
+  lists, so inputs reach the function as lists, as they reached the canonical solution.
+
+Prompts follow the MBPP paper: the statement followed by the tests the code must pass
+(for MBPP+ only the first assertion, as EvalPlus releases it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reward_api.converters.conversion import Conversion
+from reward_api.converters.oracle import call_tests, run_many
+from reward_api.schemas import AssertTest, Problem
+
+
+def _clean(code: str) -> str:
+    return code.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _prompt(text: str, tests: list[str]) -> str:
+    shown = "\n".join(tests)
+    return f"{text.strip()}\nYour code should pass these tests:\n\n{shown}\n"
+
+
+def _assert_lines(block: str) -> list[str]:
+    """Assert statements of a block of asserts, one string each (continuations kept)."""
+    import ast
+
+    block = _clean(block)
+    try:
+        module = ast.parse(block)
+    except SyntaxError:
+        return [line for line in block.splitlines() if line.strip().startswith("assert")]
+    lines = block.splitlines()
+    out = []
+    for node in module.body:
+        end = node.end_lineno or node.lineno
+        out.append("\n".join(lines[node.lineno - 1 : end]).strip())
+    return [s for s in out if s]
+
+
+def convert_mbpp(records: list[dict[str, Any]], conv: Conversion) -> None:
+    """Original MBPP: three assert tests per problem, ``test_setup_code`` before each."""
+    for rec in records:
+        setup = _clean(rec.get("test_setup_code") or "").strip()
+        asserts = [_clean(t).strip() for t in rec.get("test_list") or []]
+        if not asserts:
+            conv.report.skip(f"mbpp/{rec['task_id']}", "no_tests")
+            continue
+        if setup:
+            conv.report.count("test_setup_code_inlined")
+        tests = [AssertTest(code=f"{setup}\n{a}" if setup else a) for a in asserts]
+        challenge = [_clean(t).strip() for t in rec.get("challenge_test_list") or []]
+        code = _clean(rec["code"])
+        p = Problem(
+            id=f"mbpp/{rec['task_id']}",
+            prompt=_prompt(rec["text"], asserts),
+            tests=list(tests),
+            reference=code,
+            source="mbpp",
+            metadata={"task_id": rec["task_id"], "challenge_test_list": challenge},
+        )
+        conv.add(p, [code])
+
+
+def convert_mbpp_sanitized(records: list[dict[str, Any]], conv: Conversion) -> None:
+    """Sanitized MBPP: assert tests, ``test_imports`` as setup code."""
+    for rec in records:
+        asserts = [_clean(t).strip() for t in rec.get("test_list") or []]
+        if not asserts:
+            conv.report.skip(f"mbpp_sanitized/{rec['task_id']}", "no_tests")
+            continue
+        imports = "\n".join(rec.get("test_imports") or [])
+        code = _clean(rec["code"])
+        p = Problem(
+            id=f"mbpp_sanitized/{rec['task_id']}",
+            prompt=_prompt(rec.get("prompt") or rec.get("text") or "", asserts),
+            tests=[AssertTest(code=a) for a in asserts],
+            reference=code,
+            setup_code=imports or None,
+            source="mbpp_sanitized",
+            metadata={"task_id": rec["task_id"], "source_file": rec.get("source_file")},
+        )
+        conv.add(p, [code])
+
+
+def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
+    """MBPP+: the original assertions plus one call test per base and plus input."""
+    inputs = [list(r.get("base_input") or []) + list(r.get("plus_input") or []) for r in records]
+    jobs = [
+        (_clean(r["canonical_solution"]), r["entry_point"], ins)
+        for r, ins in zip(records, inputs, strict=True)
+    ]
+    for rec, ins, outs in zip(records, inputs, run_many(jobs), strict=True):
+        asserts = _assert_lines(rec.get("assertion") or "")
+        atol = float(rec.get("atol") or 0)
+        tests: list[Any] = [AssertTest(code=a) for a in asserts]
+        tests += call_tests(rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts)
+        if not tests:
+            conv.report.skip(str(rec["task_id"]), "no_tests")
+            continue
+        text = (rec.get("prompt") or "").strip().strip("'\"").strip()
+        code = _clean(rec["canonical_solution"])
+        meta: dict[str, Any] = {"entry_point": rec["entry_point"], "inputs": len(ins)}
+        if atol:
+            meta["atol"] = atol
+        p = Problem(
+            id=str(rec["task_id"]),
+            prompt=_prompt(text, asserts[:1]),
+            tests=tests,
+            reference=code,
+            source="mbpp_plus",
+            metadata=meta,
+        )
+        conv.add(p, [code])
