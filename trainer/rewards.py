@@ -122,7 +122,8 @@ class HttpRewards:
 
     def score(self, requests: Sequence[RewardRequest]) -> list[Scored]:
         batches = [
-            list(requests[i : i + self.batch_size]) for i in range(0, len(requests), self.batch_size)
+            list(requests[i : i + self.batch_size])
+            for i in range(0, len(requests), self.batch_size)
         ]
         out: list[Scored] = []
         for part in self._pool.map(self._post_with_retry, batches):

@@ -101,7 +101,11 @@ class TransformersEngine:
         chosen = logprobs.gather(-1, new_tokens.unsqueeze(-1)).squeeze(-1)  # (N, T)
         groups: list[list[Completion]] = []
         for i, prompt_ids in enumerate(enc["input_ids"]):
-            prompt_list = [t for t, m in zip(prompt_ids.tolist(), enc["attention_mask"][i].tolist(), strict=True) if m]
+            prompt_list = [
+                t
+                for t, m in zip(prompt_ids.tolist(), enc["attention_mask"][i].tolist(), strict=True)
+                if m
+            ]
             group = []
             for j in range(n):
                 row = i * n + j
@@ -175,7 +179,10 @@ class VLLMEngine:
             group = []
             for out in request.outputs:
                 ids = list(out.token_ids)
-                lps = [_chosen_logprob(step, tid) for step, tid in zip(out.logprobs or [], ids, strict=True)]
+                lps = [
+                    _chosen_logprob(step, tid)
+                    for step, tid in zip(out.logprobs or [], ids, strict=True)
+                ]
                 group.append(
                     Completion(
                         list(request.prompt_token_ids or []),

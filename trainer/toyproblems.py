@@ -54,7 +54,9 @@ def make_problem(family: str, k: int, rng: random.Random, n_tests: int = 6) -> d
             tests.append({"type": "stdio", "input": f"{a} {b}\n", "output": f"{a + b + k}\n"})
         else:
             x = rng.randint(-30, 30)
-            tests.append({"type": "call", "fn_name": "f", "args": [x], "output": _apply(family, k, x)})
+            tests.append(
+                {"type": "call", "fn_name": "f", "args": [x], "output": _apply(family, k, x)}
+            )
     return {
         "id": f"toy-{family}-{k}",
         "prompt": prompt_for(family, k),

@@ -1,0 +1,66 @@
+"""Unbiased pass@k on held-out problems (the estimator of Chen et al., 2021).
+
+``pass_at_k(n, c, k) = 1 − C(n−c, k) / C(n, k)``, computed as a product so it is exact for
+large n. ``evaluate`` samples n completions per problem with an engine, scores them and
+averages pass@k over problems; problems with any ``sandbox_error`` are left out and counted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trainer.rewards import RewardRequest, RewardSource
+from trainer.rollout import RolloutEngine
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Probability that at least one of k draws (without replacement) from n passes."""
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
+    if n - c < k:
+        return 1.0
+    miss = 1.0
+    for i in range(n - c + 1, n + 1):
+        miss *= 1.0 - k / i
+    return 1.0 - miss
+
+
+def evaluate(
+    engine: RolloutEngine,
+    rewards: RewardSource,
+    problems: list[dict[str, Any]],
+    n: int,
+    ks: list[int],
+    temperature: float,
+    max_new_tokens: int,
+    prompt_template: str = "{prompt}",
+    seed: int = 0,
+    batch_prompts: int = 16,
+) -> dict[str, float]:
+    """{"pass@k": mean over problems, ..., "eval/problems": counted, "eval/dropped": ...}."""
+    per_problem: list[int] = []
+    dropped = 0
+    for start in range(0, len(problems), batch_prompts):
+        chunk = problems[start : start + batch_prompts]
+        prompts = [prompt_template.format(prompt=p["prompt"]) for p in chunk]
+        groups = engine.generate(prompts, n, temperature, max_new_tokens, seed + start)
+        requests = [
+            RewardRequest(problem=p, completion=c.text, sample_id=f"eval-{p['id']}-{j}")
+            for p, group in zip(chunk, groups, strict=True)
+            for j, c in enumerate(group)
+        ]
+        scored = rewards.score(requests)
+        for i in range(len(chunk)):
+            part = scored[i * n : (i + 1) * n]
+            if any(s.reward is None for s in part):
+                dropped += 1
+                continue
+            per_problem.append(sum(s.accepted for s in part))
+    out: dict[str, float] = {
+        "eval/problems": float(len(per_problem)),
+        "eval/dropped": float(dropped),
+    }
+    for k in ks:
+        vals = [pass_at_k(n, c, k) for c in per_problem]
+        out[f"pass@{k}"] = sum(vals) / len(vals) if vals else float("nan")
+    return out
