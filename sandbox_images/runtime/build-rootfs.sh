@@ -21,6 +21,7 @@ echo "building the sandbox runtime in $dest (about a minute)" >&2
 debootstrap --variant=minbase --include="$packages" bookworm "$tmp" \
   "${DEBIAN_MIRROR:-http://deb.debian.org/debian}" >"$tmp.log" 2>&1 || {
   echo "debootstrap failed; log: $tmp.log" >&2; exit 1; }
+mkdir -p "$tmp/opt/codereward"  # where the runner is bound
 rm -rf "$tmp/var/cache/apt/archives/"*.deb "$tmp/var/lib/apt/lists/"*
 echo "$packages" >"$tmp/.codereward-runtime"
 rm -rf "$dest"

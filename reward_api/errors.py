@@ -1,0 +1,35 @@
+"""Errors of the reward service. Outcomes of programs are verdicts, never exceptions.
+
+    CodeRewardError
+    ├── InputError            bad input from a user (CLI: clear message, HTTP: 422)
+    │   └── ProblemNotFound   a sample names a problem id nobody registered
+    └── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
+        ├── SandboxError      a cell died, hung or answered nonsense
+        └── SandboxUnavailable the backend cannot start at all (missing runtime, no engine)
+"""
+
+from __future__ import annotations
+
+
+class CodeRewardError(Exception):
+    """Root of the tree."""
+
+
+class InputError(CodeRewardError, ValueError):
+    """The caller's input is malformed; the message names the place and the field."""
+
+
+class ProblemNotFound(InputError):
+    """A sample refers to an unknown problem id."""
+
+
+class InfrastructureError(CodeRewardError):
+    """The service failed, not the program."""
+
+
+class SandboxError(InfrastructureError):
+    """A cell failed (died, hung, protocol error)."""
+
+
+class SandboxUnavailable(InfrastructureError):
+    """The sandbox backend cannot run here (missing runtime, bubblewrap or Docker)."""

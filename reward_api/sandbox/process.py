@@ -1,0 +1,282 @@
+"""The ``process`` backend: a warm runner in Linux namespaces made by bubblewrap.
+
+Threat model. Candidate programs are hostile. This backend is built to keep them from:
+
+- the network: a new network namespace with only loopback; nothing routes out, and the
+  host's loopback (where Redis or the gateway listen) is another namespace.
+- host files and secrets: the mount namespace holds only the runtime root (read-only), a
+  private ``/proc``, a minimal ``/dev``, a private tmpfs ``/tmp`` and ``/dev/shm``, and the
+  runner script (read-only). The environment is cleared and set from the policy.
+- host processes: a new pid namespace (the program sees only its cell); ipc and uts too.
+- privilege: a new user namespace with one unprivileged uid (65534) and no capabilities;
+  when the service runs as root, the cell itself is started as host uid 65534 (setpriv), so
+  even an escape from the namespaces lands as ``nobody``. ``--new-session`` stops TIOCSTI.
+- other samples: a cell runs one sample at a time; after every test all processes but the
+  runner die (``kill(-1)``) and after every sample ``/tmp`` and ``/dev/shm`` are wiped; the
+  runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
+- resources: per test, rlimits on address space, CPU seconds, file size, open files and
+  processes (counted per user namespace), a wall clock and an output cap enforced by the
+  runner; per cell, when the host lets us write cgroups (root on cgroup v1 or v2), a memory
+  ceiling that also bounds ``/tmp`` and a pids ceiling.
+
+Not covered: kernel exploits (namespaces share the host kernel: use the docker backend with
+gVisor, ``docker_runtime = "runsc"``, for that), CPU cache side channels, and denial of
+service through the host's own limits when cgroups are unavailable (then a ``/tmp`` fill is
+bounded only by the file-size rlimit and the time limit). The runner is the namespace's init (pid 1), which the kernel shields from signals sent
+from inside the namespace, so a program cannot kill it; if a cell dies anyway, the host
+sees no pass, retries the sample in a new cell and reports ``sandbox_error`` at last.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import select
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from reward_api.errors import SandboxError, SandboxUnavailable
+from reward_api.sandbox.cell import Cell
+from reward_api.sandbox.policy import SandboxPolicy
+
+RUNNER_SOURCE = Path(__file__).with_name("runner.py")
+RUNNER_MOUNT = "/opt/codereward"
+_ids = itertools.count()
+_runner_dir_lock = threading.Lock()
+_runner_dir: str | None = None
+
+
+def _shared_runner_dir() -> str:
+    """A world-readable copy of runner.py (the cell runs as nobody and must read it)."""
+    global _runner_dir
+    with _runner_dir_lock:
+        if _runner_dir is None or not os.path.exists(os.path.join(_runner_dir, "runner.py")):
+            d = tempfile.mkdtemp(prefix="codereward-runner-")
+            shutil.copyfile(RUNNER_SOURCE, os.path.join(d, "runner.py"))
+            os.chmod(os.path.join(d, "runner.py"), 0o644)
+            os.chmod(d, 0o755)
+            _runner_dir = d
+        return _runner_dir
+
+
+class _Cgroups:
+    """Per-cell cgroups (v1 or v2) when writable; otherwise nothing."""
+
+    def __init__(self, name: str) -> None:
+        self.dirs: dict[str, Path] = {}
+        if os.geteuid() != 0:
+            return
+        root = Path("/sys/fs/cgroup")
+        if (root / "cgroup.controllers").exists():  # v2
+            base = root / "codereward"
+            try:
+                base.mkdir(exist_ok=True)
+                (root / "cgroup.subtree_control").write_text("+memory +pids")
+                (base / "cgroup.subtree_control").write_text("+memory +pids")
+                d = base / name
+                d.mkdir()
+                self.dirs = {"memory": d, "pids": d}
+                self.v2 = True
+            except OSError:
+                self.dirs = {}
+            return
+        self.v2 = False
+        for ctl in ("memory", "pids"):
+            try:
+                d = root / ctl / "codereward" / name
+                d.mkdir(parents=True)
+                self.dirs[ctl] = d
+            except OSError:
+                pass
+
+    def procs_files(self) -> list[str]:
+        return sorted({str(d / "cgroup.procs") for d in self.dirs.values()})
+
+    def set_memory(self, limit_bytes: int) -> None:
+        d = self.dirs.get("memory")
+        if d is None:
+            return
+        name = "memory.max" if getattr(self, "v2", False) else "memory.limit_in_bytes"
+        try:
+            (d / name).write_text(str(limit_bytes))
+        except OSError:
+            pass
+
+    def set_pids(self, n: int) -> None:
+        d = self.dirs.get("pids")
+        if d is not None:
+            try:
+                (d / "pids.max").write_text(str(n))
+            except OSError:
+                pass
+
+    def oom_kills(self) -> int:
+        d = self.dirs.get("memory")
+        if d is None:
+            return 0
+        try:
+            if getattr(self, "v2", False):
+                text = (d / "memory.events").read_text()
+            else:
+                text = (d / "memory.oom_control").read_text()
+        except OSError:
+            return 0
+        for line in text.splitlines():
+            key, _, value = line.partition(" ")
+            if key == "oom_kill":
+                return int(value)
+        return 0
+
+    def remove(self) -> None:
+        for d in set(self.dirs.values()):
+            for _ in range(50):
+                try:
+                    d.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    time.sleep(0.01)
+
+
+def check_available(policy: SandboxPolicy) -> None:
+    """Raise SandboxUnavailable with a fix when this host cannot run the backend."""
+    if shutil.which("bwrap") is None:
+        raise SandboxUnavailable("bubblewrap (bwrap) is not installed: run 'make system-deps'")
+    py = policy.runtime_root / policy.python.lstrip("/")
+    if not py.exists():
+        raise SandboxUnavailable(
+            f"sandbox runtime missing at {policy.runtime_root}: run 'make runtime' "
+            "(or set CODEREWARD_RUNTIME_ROOT)"
+        )
+
+
+class ProcessCell(Cell):
+    """A bubblewrap sandbox running the warm runner."""
+
+    @classmethod
+    def factory(cls, policy: SandboxPolicy) -> callable:  # type: ignore[valid-type]
+        check_available(policy)
+        return lambda: cls(policy)
+
+    def __init__(self, policy: SandboxPolicy) -> None:
+        super().__init__()
+        self.policy = policy
+        self.name = f"cell-{os.getpid()}-{next(_ids)}"
+        self.cgroups = _Cgroups(self.name)
+        self.cgroups.set_pids(policy.cell_pids_max)
+        self.cgroups.set_memory((512 + policy.cell_memory_overhead_mb) << 20)
+        argv = self._argv()
+        self.proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+        )
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        try:
+            info = self.ping(timeout_s=60)
+        except SandboxError:
+            self.close()
+            raise
+        self.python_version = str(info.get("python"))
+
+    def _argv(self) -> list[str]:
+        p = self.policy
+        uid = str(p.sandbox_uid)
+        # the runtime is read-only, so the mount point must exist in it (build-rootfs makes it)
+        has_dir = (p.runtime_root / RUNNER_MOUNT.lstrip("/")).is_dir()
+        self._mount = RUNNER_MOUNT if has_dir else "/opt"
+        bwrap = [
+            "bwrap",
+            "--unshare-all",
+            "--as-pid-1",  # the runner is init: programs in the cell cannot signal it
+            "--die-with-parent",
+            "--new-session",
+            "--hostname", "sandbox",
+            "--ro-bind", str(p.runtime_root), "/",
+            "--proc", "/proc",
+            "--dev", "/dev",
+            "--tmpfs", "/tmp",
+            "--tmpfs", "/dev/shm",
+            "--ro-bind", _shared_runner_dir(), self._mount,
+            "--uid", uid,
+            "--gid", uid,
+            "--clearenv",
+            "--chdir", "/tmp",
+        ]  # fmt: skip
+        for key, value in sorted(p.environment.items()):
+            bwrap += ["--setenv", key, value]
+        bwrap += [p.python, "-I", "-B", f"{self._mount}/runner.py"]
+        if os.geteuid() != 0:
+            return bwrap
+        drop = [
+            "setpriv",
+            f"--reuid={uid}",
+            f"--regid={uid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+        ]
+        files = self.cgroups.procs_files()
+        if not files:
+            return drop + bwrap
+        join = "; ".join(f'echo $$ > "{f}"' for f in files)
+        return ["/bin/sh", "-c", f'{join}; exec "$@"', "sh", *drop, *bwrap]
+
+    def prepare(self, memory_mb: int) -> int:
+        """Set the cell's memory ceiling for the next sample; return the OOM-kill count."""
+        self.cgroups.set_memory((memory_mb + self.policy.cell_memory_overhead_mb) << 20)
+        return self.cgroups.oom_kills()
+
+    def oom_kills(self) -> int:
+        return self.cgroups.oom_kills()
+
+    def _write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:
+            n = os.write(self._in, view)
+            view = view[n:]
+
+    def _read(self, n: int, deadline: float) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SandboxError("runner did not answer in time")
+            ready, _, _ = select.select([self._out], [], [], min(left, 1.0))
+            if not ready:
+                if self.proc.poll() is not None:
+                    raise SandboxError(f"runner died (exit {self.proc.returncode})")
+                continue
+            chunk = os.read(self._out, n - len(buf))
+            if not chunk:
+                raise SandboxError(f"runner died (exit {self.proc.poll()})")
+            buf += chunk
+        return bytes(buf)
+
+    def close(self) -> None:
+        self.broken = True
+        proc = getattr(self, "proc", None)
+        if proc is not None and proc.poll() is None:
+            proc.kill()  # --die-with-parent takes the whole namespace down with bwrap
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
+        if proc is not None:
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    if stream is not None:
+                        stream.close()
+                except OSError:
+                    pass
+        self.cgroups.remove()
