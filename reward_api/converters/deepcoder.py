@@ -46,10 +46,13 @@ def deepcoder_tests(raw: Any, meta: dict[str, Any], starter: str) -> list[StdioT
     calls = [t for t in tests if t.get("type") == "function_call"]
     out: list[StdioTest | CallTest] = []
     if stdio:
-        io = {"inputs": [t["input"] for t in stdio], "outputs": [t["output"] for t in stdio]}
+        io: dict[str, Any] = {
+            "inputs": [t["input"] for t in stdio],
+            "outputs": [t["output"] for t in stdio],
+        }
         out += build_tests(io, starter)[0]
     if calls:
-        io: dict[str, Any] = {
+        io = {
             "inputs": [t["input"] for t in calls],
             "outputs": [t["output"] for t in calls],
             "fn_name": calls[0].get("fn_name") or meta.get("func_name"),
