@@ -85,6 +85,12 @@ class ServiceSettings(BaseSettings):
         description="Redis visibility timeout: an unacknowledged task (its worker died) is "
         "handed to another worker after this long. Must exceed task_time_limit_s.",
     )
+    restore_interval_s: int = Field(
+        default=10,
+        ge=1,
+        description="How often workers look for unacknowledged tasks whose visibility "
+        "timeout passed (a dead worker's), to hand them out again.",
+    )
     task_max_retries: int = Field(
         default=3, ge=0, description="Retries of a task whose items met an infrastructure failure."
     )

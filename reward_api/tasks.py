@@ -80,6 +80,8 @@ def make_celery(settings: ServiceSettings) -> Celery:
         task_default_queue="python",
         broker_transport_options={
             "visibility_timeout": settings.visibility_timeout_s,
+            "unacked_restore_interval": settings.restore_interval_s,
+            "unacked_restore_throttle": 1,
             "socket_timeout": 5,
             "socket_connect_timeout": 2,
         },
