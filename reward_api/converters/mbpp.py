@@ -20,6 +20,7 @@ Prompts follow the MBPP paper: the statement followed by the tests the code must
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from reward_api.converters.conversion import Conversion
@@ -36,21 +37,21 @@ def _prompt(text: str, tests: list[str]) -> str:
     return f"{text.strip()}\nYour code should pass these tests:\n\n{shown}\n"
 
 
-def _assert_lines(block: str) -> list[str]:
-    """Assert statements of a block of asserts, one string each (continuations kept)."""
-    import ast
-
+def _split_assertion(block: str) -> tuple[list[str], str]:
+    """The assert statements of a block (one string each) and its other lines (imports)."""
     block = _clean(block)
     try:
         module = ast.parse(block)
     except SyntaxError:
-        return [line for line in block.splitlines() if line.strip().startswith("assert")]
+        lines = block.splitlines()
+        return [line.strip() for line in lines if line.strip().startswith("assert")], ""
     lines = block.splitlines()
-    out = []
+    asserts, setup = [], []
     for node in module.body:
         end = node.end_lineno or node.lineno
-        out.append("\n".join(lines[node.lineno - 1 : end]).strip())
-    return [s for s in out if s]
+        text = "\n".join(lines[node.lineno - 1 : end]).strip()
+        (asserts if isinstance(node, ast.Assert) else setup).append(text)
+    return [a for a in asserts if a], "\n".join(setup)
 
 
 def convert_mbpp(records: list[dict[str, Any]], conv: Conversion) -> None:
@@ -106,7 +107,7 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
         for r, ins in zip(records, inputs, strict=True)
     ]
     for rec, ins, outs in zip(records, inputs, run_many(jobs), strict=True):
-        asserts = _assert_lines(rec.get("assertion") or "")
+        asserts, assertion_setup = _split_assertion(rec.get("assertion") or "")
         atol = float(rec.get("atol") or 0)
         tests: list[Any] = [AssertTest(code=a) for a in asserts]
         tests += call_tests(rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts)
@@ -123,6 +124,7 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
             prompt=_prompt(text, asserts[:1]),
             tests=tests,
             reference=code,
+            setup_code=assertion_setup or None,
             source="mbpp_plus",
             metadata=meta,
         )

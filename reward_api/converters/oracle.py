@@ -177,7 +177,7 @@ def call_tests(
         numeric = isinstance(out.value, (int, float)) and not isinstance(out.value, bool)
         if _is_float_scalar(out.value) or (atol > 0 and numeric):
             tol = max(atol, 1e-6)
-            call = f"{fn_name}(*{args!r})"
+            call = f"{fn_name}({', '.join(repr(a) for a in args)})"
             tests.append(AssertTest(code=f"assert abs({call} - {out.value!r}) <= {tol!r}"))
             counts["float_tolerance_asserts"] += 1
         else:

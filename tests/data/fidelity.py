@@ -1,0 +1,94 @@
+"""Fidelity of the converters on the shared datasets: do converted references pass?
+
+Importable helpers for tests and for the lead's checks::
+
+    from fidelity import SHARED_FILES, convert_shared, verify_references
+    problems, samples = convert_shared("mbpp")
+    report = verify_references(problems, samples)   # runs the real sandbox
+    report.broken                                   # {problem id: verdict} of failing references
+
+``convert_shared`` converts one of the four files of ``shared/data`` (found through
+``CODEREWARD_SHARED_DATA``, else ``../shared/data`` beside the repository, else
+``/work/shared/data``) and returns the problems with one ``code`` sample per problem: its
+reference. ``every`` keeps one problem in ``every`` (a deterministic subset, to keep tests
+short). ``KNOWN_BROKEN`` lists references that fail for reasons of the data itself, each
+with its reason; a converter bug must never be explained away there.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reward_api.converters import convert_records
+from reward_api.converters.records import read_records
+from reward_api.schemas import Problem, Result, Sample
+
+SHARED_FILES = {
+    "mbpp": "mbpp.jsonl",
+    "mbpp_sanitized": "sanitized-mbpp.json",
+    "mbpp_plus": "MbppPlus-v0.1.0-pre.jsonl",
+    "apps": "apps_mini_val_150.jsonl",
+}
+
+# Problem id -> why its reference fails its own tests (checked by hand, not a converter bug).
+KNOWN_BROKEN: dict[str, str] = {}
+
+
+def shared_dir() -> Path:
+    """The shared datasets folder."""
+    env = os.environ.get("CODEREWARD_SHARED_DATA")
+    if env:
+        return Path(env)
+    beside = Path(__file__).resolve().parents[3] / "shared" / "data"
+    return beside if beside.is_dir() else Path("/work/shared/data")
+
+
+def convert_shared(name: str, every: int = 1) -> tuple[list[Problem], list[Sample]]:
+    """Problems of shared file ``name`` (a format name) and one reference sample per problem."""
+    records = read_records(shared_dir() / SHARED_FILES[name])[::every]
+    problems, samples, _report = convert_records(name, records, SHARED_FILES[name])
+    first = {}
+    for s in samples:
+        first.setdefault(s.problem_id, s)
+    return problems, [first[p.id] for p in problems if p.id in first]
+
+
+@dataclass
+class Fidelity:
+    """Which references the verifier accepted, and the verdict of each that it did not."""
+
+    accepted: list[str] = field(default_factory=list)
+    broken: dict[str, str] = field(default_factory=dict)
+    results: dict[str, Result] = field(default_factory=dict)
+
+    @property
+    def unexplained(self) -> dict[str, str]:
+        """Broken references not in ``KNOWN_BROKEN``."""
+        return {pid: v for pid, v in self.broken.items() if pid not in KNOWN_BROKEN}
+
+
+def verify_references(
+    problems: list[Problem], samples: list[Sample], verifier: object | None = None
+) -> Fidelity:
+    """Run every reference sample through the real verifier."""
+    from reward_api.pipeline import Job, Verifier
+
+    by_id = {p.id: p for p in problems}
+    jobs = [Job(by_id[s.problem_id], s) for s in samples]
+    own = verifier is None
+    v = Verifier() if own else verifier
+    try:
+        results = v.verify(jobs)  # type: ignore[attr-defined]
+    finally:
+        if own:
+            v.close()  # type: ignore[attr-defined]
+    out = Fidelity()
+    for s, r in zip(samples, results, strict=True):
+        out.results[s.problem_id] = r
+        if r.accepted:
+            out.accepted.append(s.problem_id)
+        else:
+            out.broken[s.problem_id] = r.verdict.value
+    return out
