@@ -29,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import logging
 import math
 import time
 import uuid
@@ -45,12 +46,21 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from reward_api import __version__
 from reward_api.cache import as_hit, result_key
-from reward_api.dispatch import REDIS_ERRORS, BrokerUnavailable, Dispatch, Work, make_dispatch
+from reward_api.dispatch import (
+    REDIS_ERRORS,
+    BrokerUnavailable,
+    Dispatch,
+    Work,
+    infra_result,
+    make_dispatch,
+)
 from reward_api.jobs import MemoryJobs, RedisJobs
 from reward_api.metrics import Metrics
 from reward_api.registry import Entry, MemoryRegistry, RedisRegistry, warnings_for
 from reward_api.schemas import Problem, Result, RewardSettings, Sample
 from reward_api.settings import ServiceSettings
+
+log = logging.getLogger(__name__)
 
 # ---------------------------------------------------------------- request and response bodies
 
@@ -384,17 +394,36 @@ class Gateway:
             async def progress(n: int) -> None:
                 await _retrying(lambda: self.jobs.progress(job_id, n), self.settings)
 
-            results = await self.score(pairs, reward, progress)
+            deadline = time.monotonic() + self.settings.request_timeout_s
+            delay = 0.2
+            while True:
+                try:
+                    results = await self.score(pairs, reward, progress)
+                    break
+                except BrokerUnavailable:
+                    # Accepted work outlives a Redis outage: try again until the deadline.
+                    if time.monotonic() > deadline:
+                        error = "broker unavailable until the job's deadline"
+                        results = [infra_result(s, error) for _, s in pairs]
+                        break
+                    await asyncio.sleep(delay)
+                    delay = min(delay * 2, 5.0)
             await _retrying(lambda: self.jobs.finish(job_id, results), self.settings)
 
         task = asyncio.get_running_loop().create_task(run())
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        task.add_done_callback(_log_failure)
 
     async def close(self) -> None:
         for task in list(self._background):
             task.cancel()
         await self.dispatch.close()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("wait=false job failed", exc_info=task.exception())
 
 
 async def _retrying(op: Callable[[], Awaitable[None]], settings: ServiceSettings) -> None:

@@ -22,6 +22,11 @@ def register(subparsers: Any) -> None:
     w = subparsers.add_parser("worker", help="a Celery worker for broker mode")
     w.add_argument("--queues", help="comma-separated queues (default: python)")
     w.add_argument("--concurrency", type=int, help="task threads (default 2)")
+    w.add_argument(
+        "--foreground",
+        action="store_true",
+        help="run Celery in this process, without the restarting supervisor",
+    )
     w.set_defaults(func=cmd_worker)
 
 
@@ -70,16 +75,59 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_worker(args: argparse.Namespace) -> int:
-    """Run a Celery worker consuming the language queues."""
+    """Run a Celery worker consuming the language queues, restarted if it dies."""
     from reward_api.errors import InputError
 
     settings = _settings({"queues": args.queues, "worker_concurrency": args.concurrency})
     if settings.embedded:
         raise InputError("worker needs CODEREWARD_BROKER_URL (a Redis URL)")
+    if not args.foreground:
+        argv = [sys.executable, "-m", "reward_api.service_cli", "worker", "--foreground"]
+        argv += ["--queues", settings.queues, "--concurrency", str(settings.worker_concurrency)]
+        return supervise(argv)
     from reward_api.tasks import run_worker
 
     run_worker(settings, settings.queues, settings.worker_concurrency)
     return 0
+
+
+def supervise(argv: list[str]) -> int:
+    """Run ``argv`` and start it again whenever it exits on its own.
+
+    Why: a Celery worker that loses Redis while holding an unacknowledged task can stop
+    with "Unrecoverable error" inside kombu's channel close; its task is safe in Redis's
+    unacked set, so starting a fresh worker is the whole repair. SIGTERM and SIGINT are
+    passed to the worker and end the loop.
+    """
+    import signal
+    import subprocess
+    import time
+
+    stopping = False
+    child: subprocess.Popen[bytes] | None = None
+
+    def forward(signum: int, _: object) -> None:
+        nonlocal stopping
+        stopping = True
+        if child is not None and child.poll() is None:
+            child.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGINT, forward)
+    delay_s = 1.0
+    while True:
+        started = time.monotonic()
+        child = subprocess.Popen(argv)
+        rc = child.wait()
+        if stopping:
+            return 0
+        if rc == 2:
+            return rc  # bad settings: restarting cannot help
+        if time.monotonic() - started > 60:
+            delay_s = 1.0
+        print(f"codereward: worker exited ({rc}); restarting in {delay_s:.0f}s", file=sys.stderr)
+        time.sleep(delay_s)
+        delay_s = min(delay_s * 2, 30.0)
 
 
 def main(argv: list[str] | None = None) -> int:

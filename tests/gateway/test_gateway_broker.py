@@ -1,0 +1,151 @@
+"""Broker mode: a real redis-server, real Celery workers and a real gateway on loopback.
+
+The Redis here is private (its own port and append-only file) because these tests kill
+workers and stop Redis.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+from gateway_procs import (
+    ADD,
+    ADD_OK,
+    ADD_WRONG,
+    SQ_OK,
+    SQUARE,
+    base_env,
+    start_redis,
+    start_server,
+    start_worker,
+    wait_ready,
+)
+
+from reward_api.client import RewardClient
+
+ONE = {"id": "one", "tests": [{"type": "stdio", "input": "2 3\n", "output": "5"}]}
+
+
+class Stack:
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.redis, self.port = start_redis(workdir / "redis")
+        self.env = base_env(
+            CODEREWARD_BROKER_URL=f"redis://127.0.0.1:{self.port}/0",
+            CODEREWARD_TASK_CHUNK_SIZE="2",
+            CODEREWARD_TASK_SOFT_TIME_LIMIT_S="8",
+            CODEREWARD_TASK_TIME_LIMIT_S="9",
+            CODEREWARD_VISIBILITY_TIMEOUT_S="10",
+            CODEREWARD_RESTORE_INTERVAL_S="1",
+            CODEREWARD_WORKERS="1",
+            CODEREWARD_REQUEST_TIMEOUT_S="120",
+        )
+        self.workers = [start_worker(self.env, workdir, "a"), start_worker(self.env, workdir, "b")]
+        self.gateway, self.url = start_server(self.env, workdir)
+        wait_ready(self.url)
+
+    def restart_redis(self) -> None:
+        self.redis, _ = start_redis(self.workdir / "redis", self.port)
+
+    def stop(self) -> None:
+        for p in [self.gateway, *self.workers, self.redis]:
+            p.stop()
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    s = Stack(tmp_path_factory.mktemp("broker"))
+    r = httpx.post(s.url + "/v1/problems", json={"problems": [ADD, SQUARE, ONE]}, timeout=10)
+    assert r.status_code == 200, r.text
+    yield s
+    s.stop()
+
+
+def test_broker_mode_verifies_and_caches(stack: Stack) -> None:
+    tag = time.time_ns()
+    items = [
+        {"problem_id": "add", "code": ADD_OK + f"\n# {tag}"},
+        {"problem_id": "add", "code": ADD_WRONG + f"\n# {tag}"},
+        {"problem_id": "square", "code": SQ_OK + f"\n# {tag}"},
+    ]
+    r = httpx.post(stack.url + "/v1/rewards", json={"items": items}, timeout=120)
+    assert r.status_code == 200, r.text
+    first = r.json()["results"]
+    assert [x["verdict"] for x in first] == ["accepted", "wrong_answer", "accepted"]
+    assert [x["reward"] for x in first] == [1.0, 0.0, 1.0]
+    again = httpx.post(stack.url + "/v1/rewards", json={"items": items}, timeout=120).json()
+    assert [x["cached"] for x in again["results"]] == [True, True, True]
+    ready = httpx.get(stack.url + "/readyz").json()
+    assert ready["checks"] == {"broker": True, "worker": True, "sandbox": True}
+
+
+def test_worker_killed_mid_batch_every_item_gets_exactly_one_result(stack: Stack) -> None:
+    tag = time.time_ns()
+    slow = "import time\ntime.sleep(0.5)\n" + ADD_OK
+    items = [
+        {"problem_id": "one", "code": slow + f"\n# kill {tag} {i}", "sample_id": str(i)}
+        for i in range(8)
+    ]
+    out: dict = {}
+
+    def send() -> None:
+        out["r"] = httpx.post(stack.url + "/v1/rewards", json={"items": items}, timeout=120)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    time.sleep(1.0)  # both workers are inside a chunk (each sample sleeps 0.5 s)
+    victim = stack.workers[0]
+    victim.kill9()
+    sender.join(120)
+    stack.workers[0] = start_worker(stack.env, stack.workdir, "a2")
+    r = out["r"]
+    assert r.status_code == 200, r.text
+    results = r.json()["results"]
+    assert [x["sample_id"] for x in results] == [str(i) for i in range(8)]
+    assert [x["verdict"] for x in results] == ["accepted"] * 8
+
+
+def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> None:
+    tag = time.time_ns()
+    queued = [{"problem_id": "add", "code": ADD_OK + f"\n# queued {tag}"}]
+    job = httpx.post(
+        stack.url + "/v1/rewards", json={"items": queued, "wait": False}, timeout=10
+    ).json()["job_id"]
+    stack.redis.stop()
+    body = {"items": [{"problem_id": "add", "code": ADD_OK + f"\n# outage {tag}"}]}
+    down = httpx.post(stack.url + "/v1/rewards", json=body, timeout=30)
+    assert down.status_code == 503 and int(down.headers["retry-after"]) >= 1
+    assert httpx.get(stack.url + "/readyz", timeout=30).status_code == 503
+    assert httpx.get(stack.url + f"/v1/jobs/{job}", timeout=30).status_code == 503
+
+    # A client that retries on 503 rides out the outage.
+    got: dict = {}
+    client = RewardClient(stack.url, max_retries=30, backoff_s=0.2, backoff_max_s=1.0)
+    t = threading.Thread(target=lambda: got.setdefault("r", client.rewards(body["items"])))
+    t.start()
+    time.sleep(1.0)
+    stack.restart_redis()
+    t.join(120)
+    client.close()
+    assert got["r"][0]["verdict"] == "accepted"
+    wait_ready(stack.url)
+    deadline = time.monotonic() + 60
+    while True:
+        state = httpx.get(stack.url + f"/v1/jobs/{job}", timeout=10).json()
+        if state["status"] == "done" or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert state["status"] == "done" and state["results"][0]["verdict"] == "accepted"
+    assert all(w.alive() for w in stack.workers)  # supervisors outlive the outage
+
+
+def test_chunk_replies_are_not_left_behind(stack: Stack) -> None:
+    client = redis.Redis(port=stack.port)
+    assert list(client.scan_iter("cr:reply:*")) == []
+    client.close()
