@@ -15,17 +15,55 @@ How APPS' harness grades, reproduced here:
   way). The harness accepts ``output == expected`` or ``output == expected[0]``: outputs
   are unwrapped when every expected output of the problem is a one-element list (the
   Codewars convention), and kept as they are otherwise.
+- the harness puts a block of standard-library imports (``typing.List``, ``collections``,
+  ``heapq``, ``math`` ...) in front of every program; solutions rely on it, so it is the
+  problems' ``setup_code`` (``PRELUDE``, written for this project; no numpy).
+- the harness runs a stdio program inside a function, so solutions may ``return`` at top
+  level or use ``nonlocal`` there. A solution that only compiles that way is wrapped in a
+  function (``as_program``); every other solution is kept verbatim.
 """
 
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 from reward_api.converters.conversion import Conversion
 from reward_api.schemas import CallTest, Problem, StdioTest
 
 Tests = list[StdioTest | CallTest]
+
+PRELUDE = """\
+import sys, time, math, random, heapq, bisect, itertools, collections, fractions, string, re
+from itertools import accumulate, product, permutations, combinations
+from collections import Counter, OrderedDict, deque, defaultdict, ChainMap
+from functools import lru_cache, reduce
+from math import sqrt, sin, cos, tan, ceil, fabs, floor, gcd, exp, log, log2
+from typing import List, Tuple, Dict, Set, Optional
+from heapq import heappush, heappop, heapify
+"""
+
+_FUNCTION_ONLY = (
+    "'return' outside function",
+    "nonlocal declaration not allowed at module level",
+    "no binding for nonlocal",
+)
+
+
+def as_program(code: str) -> str:
+    """``code`` itself, or wrapped in a function when only a function body compiles."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(code, "<solution>", "exec")
+    except SyntaxError as e:
+        if not any(m in str(e.msg) for m in _FUNCTION_ONLY):
+            return code
+    else:
+        return code
+    body = "\n".join("    " + line if line.strip() else line for line in code.splitlines())
+    return f"def _solution_main():\n{body}\n\n_solution_main()\n"
 
 
 def _json_field(value: Any) -> Any:
@@ -102,12 +140,13 @@ def _convert(records: list[dict[str, Any]], conv: Conversion, family: str) -> No
         meta["index"] = index
         if kind == "call":
             meta["fn_name"] = io["fn_name"]
-        solutions = [s for s in solutions if isinstance(s, str) and s.strip()]
+        solutions = [as_program(s) for s in solutions if isinstance(s, str) and s.strip()]
         p = Problem(
             id=pid,
             prompt=_prompt(rec.get("question") or "", starter, kind),
             tests=list(tests),
             reference=solutions[0] if solutions else None,
+            setup_code=PRELUDE,
             difficulty=rec.get("difficulty"),
             source=family,
             metadata=meta,

@@ -6,11 +6,15 @@ each becomes its own ``assert`` test with ``candidate`` replaced by the entry po
 the problem's test count is honest (the 5-test rule) and the verifier can lift each
 ``assert <expr> == <expected>`` out of the sandbox. Anything else (loops, helpers,
 random inputs) stays one test: ``<test>\\ncheck(<entry_point>)``.
+
+``truthiness_as_bool`` rewrites ``assert f(x)`` as ``assert bool(f(x))`` for every family
+of assert tests.
 """
 
 from __future__ import annotations
 
 import ast
+import builtins
 
 from reward_api.schemas import AssertTest
 
@@ -64,8 +68,51 @@ def split_check(test: str, entry_point: str) -> tuple[list[AssertTest], str]:
         if _is_trivial(node):
             continue
         new = _Substitute(param, replacement).visit(ast.Assert(test=node.test, msg=None))
-        tests.append(AssertTest(code=ast.unparse(ast.fix_missing_locations(new))))
+        code = ast.unparse(ast.fix_missing_locations(new))
+        tests.append(AssertTest(code=truthiness_as_bool(code)))
     if not tests:
         return whole, ""
     setup = "\n".join(ast.unparse(n) for n in setup_nodes)
     return tests, setup
+
+
+def _call_like(node: ast.expr) -> bool:
+    # Only a direct call of a non-builtin name (the program's function): wrapping a trusted
+    # helper such as math.isclose(...) would move the comparison into the sandbox.
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and not hasattr(builtins, node.func.id)
+    )
+
+
+def _is_bool_call(node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "bool"
+
+
+def truthiness_as_bool(code: str) -> str:
+    """``assert f(x)`` as ``assert bool(f(x))`` (and ``assert not f(x)`` likewise).
+
+    The same test in Python, but the value that leaves the sandbox is a plain bool rather
+    than whatever truthy object the program returned (a ``re.Match``, a list), which the
+    verifier's encoder may refuse. Code that needs no change is returned as it was.
+    """
+    try:
+        module = ast.parse(code)
+    except SyntaxError:
+        return code
+    changed = False
+    for node in module.body:
+        if not isinstance(node, ast.Assert):
+            continue
+        test = node.test
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            if _call_like(test.operand) and not _is_bool_call(test.operand):
+                test.operand = ast.Call(ast.Name("bool", ast.Load()), [test.operand], [])
+                changed = True
+        elif _call_like(test) and not _is_bool_call(test):
+            node.test = ast.Call(ast.Name("bool", ast.Load()), [test], [])
+            changed = True
+    if not changed:
+        return code
+    return ast.unparse(ast.fix_missing_locations(module))

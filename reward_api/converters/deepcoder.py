@@ -18,6 +18,7 @@ import ast
 import json
 from typing import Any
 
+from reward_api.converters import apps, livecodebench
 from reward_api.converters.apps import build_tests
 from reward_api.converters.conversion import Conversion
 from reward_api.converters.livecodebench import case_test
@@ -33,15 +34,18 @@ def _parse(raw: Any) -> Any:
         return ast.literal_eval(raw)
 
 
-def deepcoder_tests(raw: Any, meta: dict[str, Any], starter: str) -> list[StdioTest | CallTest]:
-    """Contract tests from any of the three DeepCoder ``tests`` layouts."""
+def deepcoder_tests(
+    raw: Any, meta: dict[str, Any], starter: str
+) -> tuple[list[StdioTest | CallTest], str]:
+    """Contract tests from any of the three DeepCoder ``tests`` layouts, and the harness
+    whose rules they follow (``apps`` or ``lcb``)."""
     tests = _parse(raw)
     if isinstance(tests, dict):
-        return build_tests(tests, starter)[0]
+        return build_tests(tests, starter)[0], "apps"
     if not isinstance(tests, list) or not tests:
-        return []
+        return [], "apps"
     if any("testtype" in t for t in tests):
-        return [case_test(t, meta.get("func_name")) for t in tests]
+        return [case_test(t, meta.get("func_name")) for t in tests], "lcb"
     stdio = [t for t in tests if t.get("type", "stdin_stdout") != "function_call"]
     calls = [t for t in tests if t.get("type") == "function_call"]
     out: list[StdioTest | CallTest] = []
@@ -58,7 +62,7 @@ def deepcoder_tests(raw: Any, meta: dict[str, Any], starter: str) -> list[StdioT
             "fn_name": calls[0].get("fn_name") or meta.get("func_name"),
         }
         out += build_tests(io, starter)[0]
-    return out
+    return out, "apps"
 
 
 def convert_deepcoder(records: list[dict[str, Any]], conv: Conversion) -> None:
@@ -73,7 +77,7 @@ def convert_deepcoder(records: list[dict[str, Any]], conv: Conversion) -> None:
                 meta = {}
         starter = rec.get("starter_code") or ""
         try:
-            tests = deepcoder_tests(rec.get("tests"), meta, starter)
+            tests, harness = deepcoder_tests(rec.get("tests"), meta, starter)
         except (ValueError, SyntaxError, KeyError, TypeError) as e:
             conv.report.skip(pid, f"bad_tests: {type(e).__name__}: {str(e)[:80]}")
             continue
@@ -82,6 +86,8 @@ def convert_deepcoder(records: list[dict[str, Any]], conv: Conversion) -> None:
             continue
         raw_solutions = _parse(rec.get("solutions") or []) or []
         solutions = [s for s in raw_solutions if isinstance(s, str) and s.strip()]
+        if harness == "apps":
+            solutions = [apps.as_program(s) for s in solutions]
         prompt = str(rec.get("problem") or rec.get("question") or "")
         if starter.strip():
             prompt += f"\n\nStarter code:\n{starter.strip()}\n"
@@ -90,6 +96,7 @@ def convert_deepcoder(records: list[dict[str, Any]], conv: Conversion) -> None:
             prompt=prompt,
             tests=list(tests),
             reference=solutions[0] if solutions else None,
+            setup_code=apps.PRELUDE if harness == "apps" else livecodebench.PRELUDE,
             difficulty=rec.get("difficulty"),
             source="deepcoder",
             metadata={

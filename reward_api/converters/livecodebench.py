@@ -11,7 +11,10 @@ Stdin tests become stdio tests (compared with LiveCodeBench's own rules, the def
 ``lcb`` comparator). Functional tests become call tests on ``Solution().func_name`` with
 one JSON argument per input line, as LiveCodeBench's harness parses them. The pickle is
 read with an unpickler that refuses every global, so a crafted file cannot run code: the
-payload is only ever a string. No solutions ship with this set.
+payload is only ever a string. LiveCodeBench's harness puts star imports of the standard
+library in front of every program (LeetCode starters use ``List`` unimported); ``PRELUDE``
+(written for this project) is the problems' ``setup_code`` to the same end. No solutions
+ship with this set.
 """
 
 from __future__ import annotations
@@ -25,6 +28,17 @@ from typing import Any
 
 from reward_api.converters.conversion import Conversion
 from reward_api.schemas import CallTest, Problem, StdioTest
+
+PRELUDE = """\
+import sys, math, re, string, heapq, bisect, itertools, functools, collections, random
+from typing import *
+from collections import *
+from itertools import *
+from functools import *
+from heapq import *
+from bisect import *
+from math import sqrt, ceil, floor, gcd, inf, log, log2, comb, factorial, isqrt
+"""
 
 
 class _StringsOnly(pickle.Unpickler):
@@ -98,6 +112,7 @@ def convert_livecodebench(records: list[dict[str, Any]], conv: Conversion) -> No
             id=pid,
             prompt=prompt,
             tests=list(tests),
+            setup_code=PRELUDE,
             difficulty=rec.get("difficulty"),
             source="livecodebench",
             metadata={

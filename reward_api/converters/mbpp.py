@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 from typing import Any
 
+from reward_api.converters.checkfn import truthiness_as_bool
 from reward_api.converters.conversion import Conversion
 from reward_api.converters.oracle import call_tests, run_many
 from reward_api.schemas import AssertTest, Problem
@@ -46,7 +47,8 @@ def _split_assertion(block: str) -> tuple[list[str], str]:
         lines = block.splitlines()
         return [line.strip() for line in lines if line.strip().startswith("assert")], ""
     lines = block.splitlines()
-    asserts, setup = [], []
+    asserts: list[str] = []
+    setup: list[str] = []
     for node in module.body:
         end = node.end_lineno or node.lineno
         text = "\n".join(lines[node.lineno - 1 : end]).strip()
@@ -64,7 +66,9 @@ def convert_mbpp(records: list[dict[str, Any]], conv: Conversion) -> None:
             continue
         if setup:
             conv.report.count("test_setup_code_inlined")
-        tests = [AssertTest(code=f"{setup}\n{a}" if setup else a) for a in asserts]
+        tests = [
+            AssertTest(code=truthiness_as_bool(f"{setup}\n{a}" if setup else a)) for a in asserts
+        ]
         challenge = [_clean(t).strip() for t in rec.get("challenge_test_list") or []]
         code = _clean(rec["code"])
         p = Problem(
@@ -90,7 +94,7 @@ def convert_mbpp_sanitized(records: list[dict[str, Any]], conv: Conversion) -> N
         p = Problem(
             id=f"mbpp_sanitized/{rec['task_id']}",
             prompt=_prompt(rec.get("prompt") or rec.get("text") or "", asserts),
-            tests=[AssertTest(code=a) for a in asserts],
+            tests=[AssertTest(code=truthiness_as_bool(a)) for a in asserts],
             reference=code,
             setup_code=imports or None,
             source="mbpp_sanitized",
@@ -109,7 +113,7 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
     for rec, ins, outs in zip(records, inputs, run_many(jobs), strict=True):
         asserts, assertion_setup = _split_assertion(rec.get("assertion") or "")
         atol = float(rec.get("atol") or 0)
-        tests: list[Any] = [AssertTest(code=a) for a in asserts]
+        tests: list[Any] = [AssertTest(code=truthiness_as_bool(a)) for a in asserts]
         tests += call_tests(rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts)
         if not tests:
             conv.report.skip(str(rec["task_id"]), "no_tests")
