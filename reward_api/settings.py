@@ -30,7 +30,10 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "::1", "localhost"})
 class ServiceSettings(BaseSettings):
     """Configuration of one gateway or worker process; env prefix ``CODEREWARD_``."""
 
-    model_config = SettingsConfigDict(env_prefix="CODEREWARD_", extra="ignore")
+    # hide_input_in_errors: a refused key must not reappear in the error message
+    model_config = SettingsConfigDict(
+        env_prefix="CODEREWARD_", extra="ignore", hide_input_in_errors=True
+    )
 
     broker_url: str | None = Field(
         default=None,

@@ -1,0 +1,55 @@
+"""Drop-in endpoints answer with the shapes OpenRLHF and verl's sandbox_fusion read."""
+
+from __future__ import annotations
+
+import httpx
+from gateway_procs import ADD_OK, ADD_WRONG, auth
+
+
+def test_openrlhf_remote_reward_shape(embedded: str) -> None:
+    prompt = "Add two numbers.\n"
+    body = {
+        "query": [prompt + f"```python\n{ADD_OK}\n```", prompt + f"```python\n{ADD_WRONG}\n```"],
+        "prompts": [prompt, prompt],
+        "labels": ["add", "add"],
+    }
+    r = httpx.post(embedded + "/compat/openrlhf", json=body, headers=auth(), timeout=60)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["rewards"] == [1.0, 0.0] and got["scores"] == [1.0, 0.0]
+    assert got["extra_logs"]["accepted"] == [1.0, 0.0]
+    bad = dict(body, labels=["add"])
+    assert httpx.post(embedded + "/compat/openrlhf", json=bad, headers=auth()).status_code == 422
+
+
+def _run(url: str, **fields: object) -> dict:
+    # exactly the body verl's call_sandbox_api sends
+    body = {"compile_timeout": 4, "run_timeout": 4, "code": "", "stdin": "", "language": "python"}
+    body.update({"files": {}, "fetch_files": []}, **fields)
+    r = httpx.post(url + "/run_code", json=body, headers=auth(), timeout=60)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_sandboxfusion_run_code_fields_verl_reads(embedded: str) -> None:
+    ok = _run(embedded, code=ADD_OK, stdin="2 3\n")
+    assert ok["status"] == "Success" and ok["compile_result"] is None
+    run = ok["run_result"]
+    assert run["status"] == "Finished" and run["return_code"] == 0
+    assert run["stdout"] == "5\n" and isinstance(run["execution_time"], float)
+    crash = _run(embedded, code="import sys\nprint('x')\nsys.exit(3)")
+    assert crash["status"] == "Failed" and crash["run_result"]["return_code"] == 3
+    slow = _run(embedded, code="while True: pass", run_timeout=1)
+    assert slow["status"] == "Failed" and slow["run_result"]["status"] == "TimeLimitExceeded"
+
+
+def test_sandboxfusion_submit_shape(embedded: str) -> None:
+    body = {"dataset": "ours", "id": "add", "completion": f"```python\n{ADD_OK}\n```", "config": {}}
+    r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=60)
+    assert r.status_code == 200, r.text
+    got = r.json()
+    assert got["id"] == "add" and got["accepted"] is True
+    assert got["extracted_code"].strip() == ADD_OK
+    assert len(got["tests"]) == 5 and all(t["passed"] for t in got["tests"])
+    assert got["tests"][0]["exec_info"]["status"] == "Success"
+    assert got["extra"]["reward"] == 1.0
