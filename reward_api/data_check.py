@@ -296,13 +296,13 @@ class ReferenceRuns:
         return [[t.verdict.value for t in r.tests] for r in self.results[pid]]
 
     def broken(self) -> list[str]:
-        """References that failed in every run (a failure of the program, never infrastructure)."""
-        return [
-            pid
-            for pid, runs in self.results.items()
-            if all(not r.accepted and r.verdict is not Verdict.sandbox_error for r in runs)
-            and not self._changed(pid)
-        ]
+        """References that failed every run the infrastructure completed (no sandbox error)."""
+        out = []
+        for pid, runs in self.results.items():
+            real = [r for r in runs if r.verdict is not Verdict.sandbox_error]
+            if real and not any(r.accepted for r in real) and not self._changed(pid):
+                out.append(pid)
+        return out
 
     def unverified(self) -> list[str]:
         """References whose every run ended in a sandbox error (infrastructure, not the program)."""
