@@ -12,7 +12,9 @@
   canonical_solution, base_input, plus_input, atol, contract, assertion``. The
   ``assertion`` lines are assert tests; every base and plus input is a call test whose
   output comes from running ``canonical_solution`` (``oracle``). JSON stores tuples as
-  lists, so inputs reach the function as lists, as they reached the canonical solution.
+  lists; where the first assertion passes a tuple or a set, inputs are turned back into
+  tuples and sets (``oracle.call_shapes``) and graded by ``assert f(<args>) == <output>``
+  tests, since call tests carry JSON arguments only.
 
 Prompts follow the MBPP paper: the statement followed by the tests the code must pass
 (for MBPP+ only the first assertion, as EvalPlus releases it).
@@ -25,7 +27,7 @@ from typing import Any
 
 from reward_api.converters.checkfn import truthiness_as_bool
 from reward_api.converters.conversion import Conversion
-from reward_api.converters.oracle import call_tests, run_many
+from reward_api.converters.oracle import call_shapes, call_tests, run_many
 from reward_api.schemas import AssertTest, Problem
 
 
@@ -110,7 +112,10 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
         (_clean(r["canonical_solution"]), r["entry_point"], ins)
         for r, ins in zip(records, inputs, strict=True)
     ]
-    for rec, ins, outs in zip(records, inputs, run_many(jobs), strict=True):
+    # JSON stored the tuples of the original asserts as lists: restore them from the assertion.
+    shapes = [call_shapes(_clean(r.get("assertion") or ""), r["entry_point"]) for r in records]
+    outputs = run_many(jobs, shapes=shapes)
+    for rec, ins, outs, shape in zip(records, inputs, outputs, shapes, strict=True):
         asserts, assertion_setup = _split_assertion(rec.get("assertion") or "")
         atol = float(rec.get("atol") or 0)
         tests: list[Any] = [AssertTest(code=truthiness_as_bool(a)) for a in asserts]
@@ -121,6 +126,9 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
         text = (rec.get("prompt") or "").strip().strip("'\"").strip()
         code = _clean(rec["canonical_solution"])
         meta: dict[str, Any] = {"entry_point": rec["entry_point"], "inputs": len(ins)}
+        if shape:
+            conv.report.count("tuple_or_set_arguments")
+            meta["argument_shapes"] = shape
         if atol:
             meta["atol"] = atol
         p = Problem(

@@ -16,6 +16,7 @@ exact equality.
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import subprocess
@@ -65,6 +66,52 @@ def plain(v):
         return v
     raise TypeError(type(v).__name__)
 
+def shaped(v, shape):
+    if not shape:
+        return v
+    kind = shape["t"]
+    if kind in ("tuple", "list", "set") and isinstance(v, list):
+        items = shape.get("items") or []
+        if kind == "tuple" and len(items) == len(v):
+            inner = [shaped(x, s) for x, s in zip(v, items)]
+        else:
+            each = shape.get("e") or (items[0] if items else None)
+            inner = [shaped(x, each) for x in v]
+        return {"tuple": tuple, "list": list, "set": set}[kind](inner)
+    if kind == "dict" and isinstance(v, dict):
+        return {k: shaped(x, shape.get("e")) for k, x in v.items()}
+    return v
+
+def canonical(v):
+    # repr, with set elements sorted where they can be, so outputs do not depend on the hash seed
+    if isinstance(v, (set, frozenset)):
+        items = [canonical(x) for x in v]
+        try:
+            items = [t for _, t in sorted(zip(v, items))]
+        except TypeError:
+            items.sort()
+        inner = "{" + ", ".join(items) + "}" if items else "set()"
+        return inner if isinstance(v, set) else "frozenset(" + inner + ")"
+    if isinstance(v, list):
+        return "[" + ", ".join(canonical(x) for x in v) + "]"
+    if isinstance(v, tuple):
+        return "(" + ", ".join(canonical(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    if isinstance(v, dict):
+        return "{" + ", ".join(canonical(k) + ": " + canonical(x) for k, x in v.items()) + "}"
+    return repr(v)
+
+def literal(v):
+    import ast
+    try:
+        text = canonical(v)
+    except RecursionError:
+        return None
+    try:
+        back = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return text if back == v and type(back) is type(v) else None
+
 ns = {"__name__": "__oracle__"}
 try:
     exec(compile(job["code"], "<reference>", "exec"), ns)
@@ -73,7 +120,11 @@ except BaseException as e:
     out.write(json.dumps({"fatal": type(e).__name__ + ": " + str(e)[:200]}) + "\n")
     out.flush()
     sys.exit(0)
+shapes = job.get("shapes") or []
 for i, args in enumerate(job["inputs"]):
+    if shapes:
+        args = [shaped(a, shapes[j] if j < len(shapes) else None) for j, a in enumerate(args)]
+    args_repr = literal(tuple(args)) if shapes else None
     signal.setitimer(signal.ITIMER_REAL, job["call_s"])
     try:
         value = fn(*args)
@@ -82,11 +133,16 @@ for i, args in enumerate(job["inputs"]):
         signal.setitimer(signal.ITIMER_REAL, 0)
         rec = {"i": i, "status": "error", "detail": type(e).__name__}
     else:
+        rec = {"i": i, "status": "ok", "args_repr": args_repr, "repr": literal(value)}
         try:
-            rec = {"i": i, "status": "ok", "value": plain(value)}
+            rec["value"] = plain(value)
             json.dumps(rec, allow_nan=False)
+            rec["plain"] = True
         except (TypeError, ValueError, RecursionError) as e:
-            rec = {"i": i, "status": "unjsonable", "detail": str(e)[:80]}
+            rec["value"] = None
+            rec["plain"] = False
+            if rec["repr"] is None:
+                rec = {"i": i, "status": "unjsonable", "detail": str(e)[:80]}
     sys.stdout = io.StringIO()
     out.write(json.dumps(rec) + "\n")
     out.flush()
@@ -100,6 +156,12 @@ class OracleOutput:
     status: str
     value: Any = None
     detail: str = ""
+    plain: bool = True
+    """``value`` is the output as plain JSON (else only ``literal`` represents it)."""
+    literal: str | None = None
+    """``repr`` of the output when ``ast.literal_eval`` gives it back exactly."""
+    args_literal: str | None = None
+    """``repr`` of the shaped argument tuple, when argument shapes were given."""
 
 
 def run_reference(
@@ -110,9 +172,15 @@ def run_reference(
     call_s: float = 5.0,
     total_s: float = 120.0,
     memory_mb: int = 2048,
+    shapes: list[Shape | None] | None = None,
 ) -> list[OracleOutput]:
-    """Call ``fn_name(*args)`` of ``code`` for every args list; one result per input, in order."""
+    """Call ``fn_name(*args)`` of ``code`` for every args list; one result per input, in order.
+
+    ``shapes`` (one per argument, from ``literal_shape``) turn JSON lists back into the
+    tuples and sets the function was written for, before the call.
+    """
     job = {
+        "shapes": shapes or [],
         "code": code,
         "fn_name": fn_name,
         "inputs": inputs,
@@ -139,16 +207,78 @@ def run_reference(
             continue
         if "fatal" in rec:
             return [OracleOutput("error", detail=rec["fatal"])] * len(inputs)
-        results[rec["i"]] = OracleOutput(rec["status"], rec.get("value"), rec.get("detail", ""))
+        results[rec["i"]] = OracleOutput(
+            rec["status"],
+            rec.get("value"),
+            rec.get("detail", ""),
+            plain=rec.get("plain", True),
+            literal=rec.get("repr"),
+            args_literal=rec.get("args_repr"),
+        )
     return results
 
 
 def run_many(
-    jobs: list[tuple[str, str, list[list[Any]]]], *, workers: int = 2, **kwargs: Any
+    jobs: list[tuple[str, str, list[list[Any]]]],
+    *,
+    workers: int = 2,
+    shapes: list[list[Shape | None] | None] | None = None,
+    **kwargs: Any,
 ) -> list[list[OracleOutput]]:
     """``run_reference`` for many (code, fn_name, inputs) jobs, ``workers`` processes at a time."""
+    per_job = shapes or [None] * len(jobs)
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-        return list(pool.map(lambda j: run_reference(*j, **kwargs), jobs))
+        return list(
+            pool.map(
+                lambda js: run_reference(*js[0], shapes=js[1], **kwargs),
+                zip(jobs, per_job, strict=True),
+            )
+        )
+
+
+Shape = dict[str, Any]
+
+
+def literal_shape(node: ast.expr) -> Shape | None:
+    """The container shape of a literal argument: which JSON lists are really tuples or sets.
+
+    ``None`` where JSON already says everything (scalars, and lists and dicts holding no
+    tuple or set).
+    """
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        items = [literal_shape(e) for e in node.elts]
+        kind = {ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}[type(node)]
+        if kind == "list" and not any(items):
+            return None
+        shape: Shape = {"t": kind}
+        if kind == "tuple":
+            shape["items"] = items
+        shape["e"] = items[0] if items else None
+        return shape
+    if isinstance(node, ast.Dict):
+        values = [literal_shape(v) for v in node.values]
+        return {"t": "dict", "e": values[0]} if any(values) else None
+    return None
+
+
+def call_shapes(code: str, fn_name: str) -> list[Shape | None] | None:
+    """Argument shapes of the first ``fn_name(...)`` call in ``code`` (an assertion), if any
+    argument is a tuple or a set somewhere."""
+    try:
+        module = ast.parse(code)
+    except SyntaxError:
+        return None
+    for node in ast.walk(module):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == fn_name
+        ):
+            if any(isinstance(a, ast.Starred) for a in node.args):
+                return None
+            shapes = [literal_shape(a) for a in node.args]
+            return shapes if any(shapes) else None
+    return None
 
 
 def _is_float_scalar(v: Any) -> bool:
@@ -165,8 +295,11 @@ def call_tests(
 ) -> list[Test]:
     """Tests from (args, reference output) pairs; unusable outputs are counted, not kept.
 
-    Float outputs get an absolute tolerance of ``max(atol, 1e-6)``, as EvalPlus grades
-    them; everything else is an exact ``call`` test.
+    Plain JSON arguments and outputs make exact ``call`` tests. Tuple or set arguments
+    (given ``shapes``), or outputs only a Python literal represents (a set, a tuple that
+    must stay one), make ``assert fn(<args>) == <output>`` tests, which the verifier lifts
+    like MBPP's own. Float outputs get an absolute tolerance of ``max(atol, 1e-6)``, as
+    EvalPlus grades them.
     """
     counts = counts if counts is not None else Counter()
     tests: list[Test] = []
@@ -174,12 +307,21 @@ def call_tests(
         if out.status != "ok":
             counts[f"inputs_dropped:{out.status}"] += 1
             continue
+        if out.args_literal is not None:
+            arg_text = out.args_literal[1:-1].rstrip(",")
+        else:
+            arg_text = ", ".join(repr(a) for a in args)
+        call = f"{fn_name}({arg_text})"
         numeric = isinstance(out.value, (int, float)) and not isinstance(out.value, bool)
-        if _is_float_scalar(out.value) or (atol > 0 and numeric):
+        if out.plain and (_is_float_scalar(out.value) or (atol > 0 and numeric)):
             tol = max(atol, 1e-6)
-            call = f"{fn_name}({', '.join(repr(a) for a in args)})"
             tests.append(AssertTest(code=f"assert abs({call} - {out.value!r}) <= {tol!r}"))
             counts["float_tolerance_asserts"] += 1
-        else:
+        elif out.plain and out.args_literal is None:
             tests.append(CallTest(fn_name=fn_name, args=args, output=out.value))
+        elif out.literal is not None:
+            tests.append(AssertTest(code=f"assert {call} == {out.literal}"))
+            counts["literal_asserts"] += 1
+        else:
+            counts["inputs_dropped:unrepresentable"] += 1
     return tests

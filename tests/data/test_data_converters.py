@@ -91,19 +91,31 @@ def test_mbpp_sanitized_test_imports_become_setup_code():
     assert by_id(problems)["mbpp_sanitized/9102"].setup_code is None
 
 
-def test_mbpp_plus_has_assertions_and_call_tests_and_counts_unusable_inputs():
+def test_mbpp_plus_restores_tuple_arguments_from_the_assertion():
     problems, _, report = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
     common = by_id(problems)["Mbpp/9201"]
-    asserts = [t for t in common.tests if isinstance(t, AssertTest)]
-    calls = [t for t in common.tests if isinstance(t, CallTest)]
-    assert len(asserts) == 2 and len(calls) == 5
-    assert calls[0].output == [2, 3]
+    codes = [t.code for t in common.tests if isinstance(t, AssertTest)]
+    assert len(codes) == 7  # two assertion lines, five inputs
+    assert "assert common((1, 1, 2), (1,)) == (1,)" in codes
+    assert common.metadata["argument_shapes"][0]["t"] == "tuple"
+    assert report["counts"]["tuple_or_set_arguments"] == 1
+
+
+def test_mbpp_plus_float_outputs_get_atol_and_failing_inputs_are_counted():
+    problems, _, report = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
     area = by_id(problems)["Mbpp/9202"]
     assert area.setup_code == "import math"  # a non-assert line of `assertion`
     assert area.metadata["atol"] == 0.0001
-    assert any("<= 0.0001" in t.code for t in area.tests if isinstance(t, AssertTest))
-    assert report["counts"]["inputs_dropped:unjsonable"] == 2  # sets are not JSON
+    assert "assert abs(circle_area(2.5) - 19.634954084936208) <= 0.0001" in [
+        t.code for t in area.tests
+    ]
     assert report["counts"]["inputs_dropped:error"] == 1  # negative radius raises
+
+
+def test_mbpp_plus_set_outputs_become_literal_asserts():
+    problems, _, _ = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
+    chars = by_id(problems)["Mbpp/9203"]
+    assert [t.code for t in chars.tests][-1] == "assert chars('aab') == {'a', 'b'}"
 
 
 def test_apps_stdio_call_and_class_based_problems():
