@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reward_api.errors import InputError
+from reward_api.schemas import Problem
 
 
 def report_paths(out: str, default_stem: str = "report") -> tuple[Path, Path, Path, str]:
@@ -28,12 +29,23 @@ def report_paths(out: str, default_stem: str = "report") -> tuple[Path, Path, Pa
     return path / f"{default_stem}.json", path / f"{default_stem}.md", path, ""
 
 
+def row_json(row: Any) -> str:
+    """One JSONL line; unset optional fields left out, but a call test's ``output: null`` kept."""
+    if not isinstance(row, Problem):
+        return str(row.model_dump_json(exclude_none=True))
+    data = {k: v for k, v in row.model_dump(mode="json").items() if v is not None}
+    for test in data["tests"]:
+        if test.get("class_name", 0) is None:
+            del test["class_name"]
+    return json.dumps(data, ensure_ascii=False)
+
+
 def _write_jsonl(path: str | Path, rows: list[Any]) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     with p.open("w", encoding="utf-8") as f:
         for row in rows:
-            f.write(row.model_dump_json(exclude_none=True) + "\n")
+            f.write(row_json(row) + "\n")
 
 
 def _verifier(args: argparse.Namespace) -> Any:

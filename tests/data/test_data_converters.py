@@ -269,3 +269,15 @@ def test_convert_cli_writes_problems_and_samples(tmp_path):
     assert [r["id"] for r in rows] == ["apps/90001", "apps/90002", "apps/90003"]
     assert len(samples.read_text().splitlines()) == 4
     assert main(["data", "convert", "apps", str(tmp_path / "missing.jsonl"), "-o", str(out)]) == 2
+
+
+def test_written_problems_keep_a_null_call_output(tmp_path):
+    from reward_api.cli import load_problems
+    from reward_api.data_cli import row_json
+
+    p = Problem(id="n", tests=[CallTest(fn_name="f", args=[1], output=None)])
+    path = tmp_path / "p.jsonl"
+    path.write_text(row_json(p) + "\n")
+    (test,) = load_problems(path)["n"].tests
+    assert isinstance(test, CallTest) and test.output is None
+    assert "class_name" not in path.read_text()
