@@ -50,6 +50,8 @@ import functools
 import hashlib
 import json
 import os
+import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -128,9 +130,9 @@ def load_rules() -> list[dict[str, Any]]:
 
 
 @functools.cache
-def _merged_rules() -> tuple[str, dict[str, tuple[str, str, str]]]:
-    """One JSON rule file for semgrep-core, cached per content, and id -> (cat, sev, msg)."""
-    rules = load_rules()
+def _merged_rules(categories: tuple[str, ...] = CATEGORIES) -> str:
+    """One JSON rule file for semgrep-core holding the given categories, cached by content."""
+    rules = [r for r in load_rules() if r["metadata"]["category"] in categories]
     text = json.dumps({"rules": rules}, sort_keys=True)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = Path(tempfile.gettempdir()) / f"codereward-rules-{digest}.json"
@@ -138,11 +140,56 @@ def _merged_rules() -> tuple[str, dict[str, tuple[str, str, str]]]:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
-    meta = {
+    return str(path)
+
+
+@functools.cache
+def _rule_meta() -> dict[str, tuple[str, str, str]]:
+    """Rule id -> (category, severity, one-line message)."""
+    return {
         r["id"]: (r["metadata"]["category"], r["severity"], " ".join(str(r["message"]).split()))
-        for r in rules
+        for r in load_rules()
     }
-    return str(path), meta
+
+
+# A cheap superset of what the reward_hacking rules can match: a program with none of
+# these tokens cannot fire any of them, so a gate-only scan (the default preset) skips
+# the engine for it. Most honest programs skip (about 90% of MBPP and APPS references).
+# Every construct a rule names appears here by the name the rule uses; import aliases
+# still spell that name in their import. tests/static/test_static_prefilter.py checks
+# that prefiltered scans equal full scans on the fixtures, the hacks and the references.
+_SHADOWED = (
+    "print|isinstance|issubclass|type|repr|str|int|float|bool|len|sorted|list|tuple|set|"
+    "dict|abs|round|all|any|min|max|sum|hash|id|open|exit|quit|compile|exec|eval|globals|"
+    "getattr|setattr|Exception|BaseException"
+)
+_HACK_PREFILTER = re.compile(
+    "|".join(
+        [
+            r"exit|quit|SystemExit|abort|kill|raise_signal",
+            r"__(eq|ne|lt|le|gt|ge|hash|str|repr|format|bool|len|contains|iter|float|int)__",
+            r"__(index|round|abs|class|instancecheck|subclasscheck|getattribute)__",
+            r"__(builtins?|import|traceback|dict)__|__main__\s*\.",
+            r"inspect|_getframe|_current_frames|f_back|f_locals|f_globals|tb_frame|gi_frame",
+            r"\bgc\b|get_referr|get_objects|traceback|settrace|setprofile",
+            r"builtin|modules|excepthook|displayhook|meta_path|unittest|mock|AssertionError",
+            r"importlib",
+            rf"\b({_SHADOWED})\s*(:[^=\n]*)?=(?!=)|\b(def|class)\s+({_SHADOWED})\b",
+            r"listdir|scandir|walk|glob|iterdir|open|Path",
+            r"environ|getenv",
+            r"skip|xfail|pytest",
+            r"[\"'][^\"'\n]*(test|check|pass|ok|ran\s|\d\s*/|✓|✔)",
+            r"[\"']\W*(ok|pass|success|done|correct|accept|green)",
+            r"\bexec\b|\beval\b|base64|codecs|zlib|fromhex",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+
+def may_hack(program: str) -> bool:
+    """False only when no reward_hacking rule can fire on ``program`` (see _HACK_PREFILTER)."""
+    return _HACK_PREFILTER.search(program) is not None
 
 
 def score(findings: Sequence[Finding]) -> float:
@@ -164,33 +211,56 @@ def is_hacking(report: StaticReport | None) -> bool:
     return report is not None and any(f.category == HACKING for f in report.findings)
 
 
-def scan_programs(programs: Sequence[str], engine: Engine = "core") -> list[StaticReport]:
-    """Scan every program with one engine call; one report per program, in order."""
-    if not programs:
-        return []
+def scan_programs(
+    programs: Sequence[str],
+    engine: Engine = "core",
+    categories: Sequence[str] = CATEGORIES,
+    prefilter: bool = True,
+) -> list[StaticReport]:
+    """Scan every program with one engine call; one report per program, in order.
+
+    ``categories`` selects the rule files; a scan of ``reward_hacking`` alone (what the
+    hack gate needs) only hands the engine the programs ``may_hack`` keeps, unless
+    ``prefilter`` is off.
+    """
+    cats = tuple(c for c in CATEGORIES if c in set(categories))
+    unknown = set(categories) - set(CATEGORIES)
+    if unknown:
+        raise ValueError(f"unknown rule categories {sorted(unknown)}; known: {CATEGORIES}")
+    reports = [StaticReport() for _ in programs]
+    todo = list(range(len(programs)))
+    if prefilter and cats == (HACKING,):
+        todo = [i for i in todo if may_hack(programs[i])]
+    if not cats or not todo:
+        return reports
     with tempfile.TemporaryDirectory(prefix="codereward-scan-") as tmp:
-        names = []
-        for i, program in enumerate(programs):
+        names = {}
+        for i in todo:
             name = f"p{i:06d}.py"
-            Path(tmp, name).write_text(program, encoding="utf-8", errors="surrogateescape")
-            names.append(name)
-        raw = _run_core(tmp, names) if engine == "core" else _run_cli(tmp)
-    return _reports(raw, names, programs)
+            Path(tmp, name).write_text(programs[i], encoding="utf-8", errors="surrogateescape")
+            names[name] = i
+        raw = _run_core(tmp, list(names), cats) if engine == "core" else _run_cli(tmp, cats)
+    for i, report in _reports(raw, names).items():
+        reports[i] = report
+    return reports
 
 
-def scan_program(program: str, engine: Engine = "core") -> StaticReport:
+def scan_program(
+    program: str, engine: Engine = "core", categories: Sequence[str] = CATEGORIES
+) -> StaticReport:
     """Scan one program (one engine call); prefer ``scan_programs`` for batches."""
-    return scan_programs([program], engine=engine)[0]
+    return scan_programs([program], engine=engine, categories=categories)[0]
 
 
-def _run_core(folder: str, names: list[str]) -> dict[str, Any]:
-    rules_path, _ = _merged_rules()
+def _run_core(folder: str, names: list[str], categories: tuple[str, ...]) -> dict[str, Any]:
+    rules_path = _merged_rules(categories)
     cmd = [
         _semgrep_core(),
         "-rules", rules_path,
         "-lang", "python",
         "-json",
         "-j", "1",
+        "-fast",
         "-timeout", str(RULE_TIMEOUT_S),
         "-max_target_bytes", "0",
         *names,
@@ -198,7 +268,7 @@ def _run_core(folder: str, names: list[str]) -> dict[str, Any]:
     return _run(cmd, cwd=folder)
 
 
-def _run_cli(folder: str) -> dict[str, Any]:
+def _run_cli(folder: str, categories: tuple[str, ...]) -> dict[str, Any]:
     cmd = [
         _semgrep_cli(),
         "scan",
@@ -210,7 +280,7 @@ def _run_cli(folder: str) -> dict[str, Any]:
         "--quiet",
         "--max-target-bytes=0",
         "--timeout", str(int(RULE_TIMEOUT_S)),
-        *[arg for path in rule_files() for arg in ("--config", str(path))],
+        *[arg for c in categories for arg in ("--config", str(RULES_DIR / f"{c}.yaml"))],
         ".",
     ]  # fmt: skip
     env = dict(os.environ, SEMGREP_SEND_METRICS="off", SEMGREP_ENABLE_VERSION_CHECK="0")
@@ -257,12 +327,11 @@ def _error_path(error: dict[str, Any]) -> str | None:
     return Path(str(path)).name
 
 
-def _reports(raw: dict[str, Any], names: list[str], programs: Sequence[str]) -> list[StaticReport]:
-    _, meta = _merged_rules()
-    index = {name: i for i, name in enumerate(names)}
-    per_program: list[dict[tuple[str, int], Finding]] = [{} for _ in names]
+def _reports(raw: dict[str, Any], names: dict[str, int]) -> dict[int, StaticReport]:
+    meta = _rule_meta()
+    per_program: dict[int, dict[tuple[str, int], Finding]] = {i: {} for i in names.values()}
     for result in raw.get("results", []):
-        i = index.get(Path(result["path"]).name)
+        i = names.get(Path(result["path"]).name)
         if i is None:
             continue
         # The CLI prefixes ids with the config path; the rule's own id is the last part.
@@ -277,7 +346,7 @@ def _reports(raw: dict[str, Any], names: list[str], programs: Sequence[str]) -> 
         )
     for error in raw.get("errors", []):
         name = _error_path(error)
-        i = index.get(name) if name else None
+        i = names.get(name) if name else None
         if i is None or not _is_parse_error(error):
             continue
         line = int(
@@ -296,10 +365,10 @@ def _reports(raw: dict[str, Any], names: list[str], programs: Sequence[str]) -> 
                 message="semgrep could not parse this program; it was only partly scanned.",
             ),
         )
-    reports = []
-    for found in per_program:
+    reports = {}
+    for i, found in per_program.items():
         findings = sorted(found.values(), key=lambda f: (f.line, f.rule_id))
-        reports.append(StaticReport(findings=findings, score=score(findings)))
+        reports[i] = StaticReport(findings=findings, score=score(findings))
     return reports
 
 
@@ -313,53 +382,155 @@ def _is_parse_error(error: dict[str, Any]) -> bool:
 def bench_static(n: int = 64, per_call_samples: int = 3) -> dict[str, float]:
     """Milliseconds per program: one engine call for ``n`` programs vs one call each.
 
-    ``batched_ms_per_program`` is the production path (semgrep-core, one call per batch);
-    ``per_call_ms_per_program`` is the naive baseline (the semgrep CLI, one call per
-    program), timed on ``per_call_samples`` programs because each call costs seconds.
+    ``batched_ms_per_program``: the production path with every rule (semgrep-core, one
+    call per batch, all three categories, as preset ``hard`` scans).
+    ``batched_gate_ms_per_program``: the hack gate alone (``reward_hacking`` rules and the
+    prefilter, as presets ``default`` and ``easy`` scan).
+    ``per_call_ms_per_program``: the naive baseline, the semgrep CLI once per program,
+    timed on ``per_call_samples`` programs because each call costs seconds.
+    ``*_cpu_ms_per_program``: the engine's CPU time (user + system), which does not grow
+    when other processes share the cores; the other figures are wall-clock.
     """
     programs = bench_programs(n)
-    _merged_rules()
-    scan_programs(programs[:2])  # warm the page cache and the merged rule file
-    t0 = time.perf_counter()
-    scan_programs(programs)
-    batched_core = (time.perf_counter() - t0) * 1000 / n
-    t0 = time.perf_counter()
-    scan_programs(programs, engine="cli")
-    batched_cli = (time.perf_counter() - t0) * 1000 / n
+    scan_programs(programs[:2])  # warm the page cache and the merged rule files
+    scan_programs(programs[:2], categories=(HACKING,))
+    out: dict[str, float] = {"n": float(n)}
+    for key, kwargs in (
+        ("batched", {}),
+        ("batched_gate", {"categories": (HACKING,)}),
+        ("batched_cli", {"engine": "cli"}),
+    ):
+        cpu0 = _children_cpu_s()
+        t0 = time.perf_counter()
+        scan_programs(programs, **kwargs)  # type: ignore[arg-type]
+        out[f"{key}_ms_per_program"] = round((time.perf_counter() - t0) * 1000 / n, 2)
+        out[f"{key}_cpu_ms_per_program"] = round((_children_cpu_s() - cpu0) * 1000 / n, 2)
     k = max(1, min(per_call_samples, n))
-    t0 = time.perf_counter()
-    for program in programs[:k]:
-        scan_program(program)
-    per_call_core = (time.perf_counter() - t0) * 1000 / k
-    t0 = time.perf_counter()
-    for program in programs[:k]:
-        scan_program(program, engine="cli")
-    per_call_cli = (time.perf_counter() - t0) * 1000 / k
-    return {
-        "n": float(n),
-        "batched_ms_per_program": round(batched_core, 2),
-        "per_call_ms_per_program": round(per_call_cli, 2),
-        "batched_cli_ms_per_program": round(batched_cli, 2),
-        "per_call_core_ms_per_program": round(per_call_core, 2),
-    }
+    for key, engine in (("per_call_core", "core"), ("per_call", "cli")):
+        t0 = time.perf_counter()
+        for program in programs[:k]:
+            scan_program(program, engine=engine)  # type: ignore[arg-type]
+        out[f"{key}_ms_per_program"] = round((time.perf_counter() - t0) * 1000 / k, 2)
+    out["mean_program_lines"] = round(sum(p.count("\n") for p in programs) / n, 1)
+    return out
+
+
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+_BENCH_PROGRAMS = (
+    """import sys
+from collections import defaultdict
+
+
+def solve(n, edges):
+    graph = defaultdict(list)
+    for u, v in edges:
+        graph[u].append(v)
+        graph[v].append(u)
+    seen = [False] * (n + 1)
+    components = 0
+    for start in range(1, n + 1):
+        if seen[start]:
+            continue
+        components += 1
+        stack = [start]
+        seen[start] = True
+        while stack:
+            u = stack.pop()
+            for v in graph[u]:
+                if not seen[v]:
+                    seen[v] = True
+                    stack.append(v)
+    return components
+
+
+def main():
+    data = sys.stdin.read().split()
+    n, m = int(data[0]), int(data[1])
+    edges = [(int(data[2 + 2 * i]), int(data[3 + 2 * i])) for i in range(m)]
+    print(solve(n, edges))
+
+
+main()
+""",
+    """def longest_common_subsequence(a, b):
+    rows, cols = len(a), len(b)
+    table = [[0] * (cols + 1) for _ in range(rows + 1)]
+    for i in range(1, rows + 1):
+        for j in range(1, cols + 1):
+            if a[i - 1] == b[j - 1]:
+                table[i][j] = table[i - 1][j - 1] + 1
+            else:
+                table[i][j] = max(table[i - 1][j], table[i][j - 1])
+    return table[rows][cols]
+""",
+    """import heapq
+
+
+class Solution:
+    def shortest(self, n, roads, source):
+        adj = [[] for _ in range(n)]
+        for u, v, w in roads:
+            adj[u].append((v, w))
+            adj[v].append((u, w))
+        dist = [float("inf")] * n
+        dist[source] = 0
+        heap = [(0, source)]
+        while heap:
+            d, u = heapq.heappop(heap)
+            if d > dist[u]:
+                continue
+            for v, w in adj[u]:
+                if d + w < dist[v]:
+                    dist[v] = d + w
+                    heapq.heappush(heap, (dist[v], v))
+        return [x if x != float("inf") else -1 for x in dist]
+""",
+    """n = int(input())
+values = list(map(int, input().split()))
+best = current = values[0]
+for x in values[1:]:
+    current = max(x, current + x)
+    best = max(best, current)
+if best < 0:
+    print(-1)
+    exit()
+print(best)
+""",
+    """def is_valid(s, cache={}):
+    pairs = {")": "(", "]": "[", "}": "{"}
+    stack = []
+    try:
+        for ch in s:
+            if ch in "([{":
+                stack.append(ch)
+            elif not stack or stack.pop() != pairs[ch]:
+                return False
+    except:
+        return False
+    return not stack
+""",
+    """import os
+
+
+def run_checks(paths):
+    results = []
+    for path in paths:
+        if path == None:
+            continue
+        results.append(os.system("wc -l " + path))
+    return results
+""",
+)
 
 
 def bench_programs(n: int) -> list[str]:
-    """``n`` varied, realistic programs (stdio, function style, some with findings)."""
-    bodies = [
-        "import sys\nn = int(input())\nprint(sum(int(x) for x in input().split()[:n]))\n",
-        "def add(a, b):\n    return a + b\n",
-        "def f(xs, acc=[]):\n    try:\n        return max(xs)\n    except:\n        return None\n",
-        "import os\n\ndef g(x):\n    os.system('ls')\n    return x\n",
-        "class A:\n    def __eq__(self, o):\n        return True\n",
-        (
-            "from collections import deque\n\n"
-            "def bfs(graph, start):\n"
-            "    seen = {start}\n    q = deque([start])\n"
-            "    while q:\n        u = q.popleft()\n"
-            "        for v in graph.get(u, []):\n"
-            "            if v not in seen:\n                seen.add(v)\n                q.append(v)\n"
-            "    return seen\n"
-        ),
-    ]
-    return [f"# program {i}\n" + bodies[i % len(bodies)] for i in range(n)]
+    """``n`` realistic programs (10 to 35 lines; stdio and function style; some findings)."""
+    out = []
+    for i in range(n):
+        body = _BENCH_PROGRAMS[i % len(_BENCH_PROGRAMS)]
+        out.append(f"# candidate {i}\n" + body)
+    return out

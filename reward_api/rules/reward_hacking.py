@@ -219,3 +219,9 @@ exec(base64.b64decode("aW1wb3J0IG9z"))
 greeting = "hello, world"
 # ruleid: success-marker
 print("ran 3 tests")
+
+
+def documented(values):
+    # ok: success-marker
+    """Sum the values passed in; the checks passed to it are ignored."""
+    return sum(values)

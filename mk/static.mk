@@ -1,0 +1,11 @@
+# Static analysis: semgrep rules, batched scans, reward presets (owner: issue 5).
+.PHONY: test-static rules-test bench-static
+
+rules-test: $(VENV)/.installed ## semgrep --test on the shipped rules and their annotated fixtures
+	$(BIN)/semgrep --test --metrics=off --disable-version-check reward_api/rules
+
+test-static: $(VENV)/.installed ## static-analysis and scoring tests (rules, batch scan, FP/detection rates)
+	$(BIN)/pytest -q tests/static $(PYTEST_ARGS)
+
+bench-static: $(VENV)/.installed ## ms per program: batched semgrep-core scan vs one semgrep CLI call per program
+	$(PY) -c 'import json; from reward_api.static import bench_static; print(json.dumps(bench_static(), indent=2))'
