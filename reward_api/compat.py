@@ -31,7 +31,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from reward_api.extract import extract_code
 from reward_api.gateway import ApiError, CallerDep, GatewayDep, RewardItem
@@ -239,6 +239,14 @@ def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResul
 # ---------------------------------------------------------------- routes
 
 
+def _item(where: str, **fields: Any) -> RewardItem:
+    """A gateway item from foreign fields; 422 naming the foreign field when it is unusable."""
+    try:
+        return RewardItem.model_validate(fields)
+    except ValidationError as exc:
+        raise ApiError(422, f"{where}: {exc.errors()[0]['msg']}") from None
+
+
 router = APIRouter(tags=["compat"])
 """The drop-in endpoints; they share the gateway's auth, limits and spine."""
 
@@ -257,8 +265,8 @@ async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CallerDep) -> Any
     if body.prompts is not None:
         prompts = list(body.prompts)
     items = [
-        RewardItem(problem_id=label, completion=split_response(q, p))
-        for q, p, label in zip(body.query, prompts, body.labels, strict=True)
+        _item(f"labels.{i}", problem_id=label, completion=split_response(q, p))
+        for i, (q, p, label) in enumerate(zip(body.query, prompts, body.labels, strict=True))
     ]
     results = await gw.score(await gw.resolve(items, field="labels.{i}"), None)
     if any(r.reward is None for r in results):
@@ -303,8 +311,8 @@ async def submit(body: SubmitRequest, gw: GatewayDep, who: CallerDep) -> EvalRes
             problem = Problem.model_validate(inline)
         except ValueError as exc:
             raise ApiError(422, f"config.provided_data.problem: {exc}") from exc
-        item = RewardItem(problem=problem, completion=body.completion)
+        item = _item("config.provided_data.problem", problem=problem, completion=body.completion)
     else:
-        item = RewardItem(problem_id=str(body.id), completion=body.completion)
+        item = _item("id", problem_id=str(body.id), completion=body.completion)
     (result,) = await gw.score(await gw.resolve([item], field="id"), None)
     return eval_result(body.id, body.completion, result)
