@@ -11,7 +11,6 @@ import schemathesis
 from gateway_procs import KEY, auth, base_env, start_server
 from hypothesis import HealthCheck, given, settings
 
-
 EXAMPLES = int(os.environ.get("GATEWAY_FUZZ_EXAMPLES", "20"))  # per operation
 
 
