@@ -9,9 +9,11 @@
 - ``mbpp_sanitized`` (``sanitized-mbpp.json``): ``source_file, task_id, prompt, code,
   test_imports, test_list``; ``test_imports`` become ``setup_code``.
 - ``mbpp_plus`` (``MbppPlus.jsonl``): ``task_id, prompt, entry_point,
-  canonical_solution, base_input, plus_input, atol, contract, assertion``. The
-  ``assertion`` lines are assert tests; every base and plus input is a call test whose
-  output comes from running ``canonical_solution`` (``oracle``). JSON stores tuples as
+  canonical_solution, base_input, plus_input, atol, contract, assertion``. As EvalPlus
+  grades, every base and plus input is a test whose output comes from running
+  ``canonical_solution`` (``oracle``); the ``assertion`` lines (which the revised
+  canonical solutions sometimes contradict, e.g. ``Mbpp/295``) are not graded: the first
+  one is shown in the prompt. JSON stores tuples as
   lists; where the first assertion passes a tuple or a set, inputs are turned back into
   tuples and sets (``oracle.call_shapes``) and graded by ``assert f(<args>) == <output>``
   tests, since call tests carry JSON arguments only.
@@ -116,10 +118,11 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
     shapes = [call_shapes(_clean(r.get("assertion") or ""), r["entry_point"]) for r in records]
     outputs = run_many(jobs, shapes=shapes)
     for rec, ins, outs, shape in zip(records, inputs, outputs, shapes, strict=True):
-        asserts, assertion_setup = _split_assertion(rec.get("assertion") or "")
+        asserts, _assertion_setup = _split_assertion(rec.get("assertion") or "")
         atol = float(rec.get("atol") or 0)
-        tests: list[Any] = [AssertTest(code=truthiness_as_bool(a)) for a in asserts]
-        tests += call_tests(rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts)
+        tests: list[Any] = call_tests(
+            rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts
+        )
         if not tests:
             conv.report.skip(str(rec["task_id"]), "no_tests")
             continue
@@ -136,7 +139,6 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
             prompt=_prompt(text, asserts[:1]),
             tests=tests,
             reference=code,
-            setup_code=assertion_setup or None,
             source="mbpp_plus",
             metadata=meta,
         )

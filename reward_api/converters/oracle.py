@@ -2,7 +2,8 @@
 
 EvalPlus (HumanEval+, MBPP+) ships inputs without outputs: the expected value of each
 input is whatever the canonical solution returns. ``run_reference`` computes them in a
-separate ``python3 -I`` process per problem, with a per-call alarm, an address-space
+separate Python process per problem (no user site, no current directory on the path, a
+bare environment), twice under two hash seeds, with a per-call alarm, an address-space
 limit and a wall-clock limit for the whole process. Only trusted references from the
 dataset run here, never model output; this is not a sandbox.
 
@@ -19,11 +20,13 @@ from __future__ import annotations
 import ast
 import json
 import math
+import os
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reward_api.schemas import AssertTest, CallTest, StdioTest
@@ -134,6 +137,11 @@ for i, args in enumerate(job["inputs"]):
         rec = {"i": i, "status": "error", "detail": type(e).__name__}
     else:
         rec = {"i": i, "status": "ok", "args_repr": args_repr, "repr": literal(value)}
+        if isinstance(value, (list, tuple)):
+            try:
+                rec["sorted_repr"] = literal(sorted(value))
+            except TypeError:
+                rec["sorted_repr"] = None
         try:
             rec["value"] = plain(value)
             json.dumps(rec, allow_nan=False)
@@ -162,6 +170,61 @@ class OracleOutput:
     """``repr`` of the output when ``ast.literal_eval`` gives it back exactly."""
     args_literal: str | None = None
     """``repr`` of the shaped argument tuple, when argument shapes were given."""
+    sorted_literal: str | None = None
+    """For a list or tuple output, the literal of its sorted elements (when sortable)."""
+    order_free: bool = False
+    """The reference's element order depends on the hash seed: compare ``sorted`` outputs."""
+
+
+def _run_once(job: dict[str, Any], hash_seed: int, total_s: float) -> list[OracleOutput]:
+    n = len(job["inputs"])
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": str(hash_seed)}
+    try:
+        proc = subprocess.run(
+            # -s -P rather than -I: -I would ignore PYTHONHASHSEED, which must vary here.
+            [sys.executable, "-s", "-P", "-c", _CHILD],
+            input=json.dumps(job),
+            capture_output=True,
+            text=True,
+            timeout=total_s,
+            env=env,
+            cwd=tempfile.gettempdir(),
+        )
+        stdout = proc.stdout
+    except subprocess.TimeoutExpired as e:
+        raw = e.stdout or b""
+        stdout = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+    results = [OracleOutput("missing", detail="reference process ended early")] * n
+    for line in stdout.splitlines():
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if "fatal" in rec:
+            return [OracleOutput("error", detail=rec["fatal"])] * n
+        results[rec["i"]] = OracleOutput(
+            rec["status"],
+            rec.get("value"),
+            rec.get("detail", ""),
+            plain=rec.get("plain", True),
+            literal=rec.get("repr"),
+            args_literal=rec.get("args_repr"),
+            sorted_literal=rec.get("sorted_repr"),
+        )
+    return results
+
+
+def _merge(first: OracleOutput, second: OracleOutput, order_free: bool) -> OracleOutput:
+    """One answer from two runs under different hash seeds."""
+    if first.status != "ok" or second.status != "ok":
+        return first if first.status != "ok" else second
+    if order_free and first.sorted_literal is not None:
+        if first.sorted_literal == second.sorted_literal:
+            return replace(first, order_free=True)
+        return OracleOutput("unstable", detail="output differs between runs")
+    if (first.literal, first.value) == (second.literal, second.value):
+        return first
+    return OracleOutput("unstable", detail="output differs between runs")
 
 
 def run_reference(
@@ -177,7 +240,10 @@ def run_reference(
     """Call ``fn_name(*args)`` of ``code`` for every args list; one result per input, in order.
 
     ``shapes`` (one per argument, from ``literal_shape``) turn JSON lists back into the
-    tuples and sets the function was written for, before the call.
+    tuples and sets the function was written for, before the call. The reference runs
+    twice, under two hash seeds: when the order of its list or tuple outputs changes with
+    the seed (``tuple(set_of_strings)``), order is not part of the answer, and those outputs
+    are compared sorted (``order_free``); any other output that changes is ``unstable``.
     """
     job = {
         "shapes": shapes or [],
@@ -187,35 +253,16 @@ def run_reference(
         "call_s": call_s,
         "memory_mb": memory_mb,
     }
-    try:
-        proc = subprocess.run(
-            [sys.executable, "-I", "-c", _CHILD],
-            input=json.dumps(job),
-            capture_output=True,
-            text=True,
-            timeout=total_s,
-        )
-        stdout = proc.stdout
-    except subprocess.TimeoutExpired as e:
-        raw = e.stdout or b""
-        stdout = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    results = [OracleOutput("missing", detail="reference process ended early")] * len(inputs)
-    for line in stdout.splitlines():
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if "fatal" in rec:
-            return [OracleOutput("error", detail=rec["fatal"])] * len(inputs)
-        results[rec["i"]] = OracleOutput(
-            rec["status"],
-            rec.get("value"),
-            rec.get("detail", ""),
-            plain=rec.get("plain", True),
-            literal=rec.get("repr"),
-            args_literal=rec.get("args_repr"),
-        )
-    return results
+    first = _run_once(job, 0, total_s)
+    second = _run_once(job, 1, total_s)
+    order_free = any(
+        a.status == b.status == "ok"
+        and a.literal != b.literal
+        and a.sorted_literal is not None
+        and a.sorted_literal == b.sorted_literal
+        for a, b in zip(first, second, strict=True)
+    )
+    return [_merge(a, b, order_free) for a, b in zip(first, second, strict=True)]
 
 
 def run_many(
@@ -299,7 +346,8 @@ def call_tests(
     (given ``shapes``), or outputs only a Python literal represents (a set, a tuple that
     must stay one), make ``assert fn(<args>) == <output>`` tests, which the verifier lifts
     like MBPP's own. Float outputs get an absolute tolerance of ``max(atol, 1e-6)``, as
-    EvalPlus grades them.
+    EvalPlus grades them. Outputs whose order the reference leaves to the hash seed are
+    compared sorted: ``assert sorted(fn(<args>)) == <sorted output>``.
     """
     counts = counts if counts is not None else Counter()
     tests: list[Test] = []
@@ -313,7 +361,10 @@ def call_tests(
             arg_text = ", ".join(repr(a) for a in args)
         call = f"{fn_name}({arg_text})"
         numeric = isinstance(out.value, (int, float)) and not isinstance(out.value, bool)
-        if out.plain and (_is_float_scalar(out.value) or (atol > 0 and numeric)):
+        if out.order_free and out.sorted_literal is not None:
+            tests.append(AssertTest(code=f"assert sorted({call}) == {out.sorted_literal}"))
+            counts["order_free_asserts"] += 1
+        elif out.plain and (_is_float_scalar(out.value) or (atol > 0 and numeric)):
             tol = max(atol, 1e-6)
             tests.append(AssertTest(code=f"assert abs({call} - {out.value!r}) <= {tol!r}"))
             counts["float_tolerance_asserts"] += 1

@@ -95,7 +95,7 @@ def test_mbpp_plus_restores_tuple_arguments_from_the_assertion():
     problems, _, report = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
     common = by_id(problems)["Mbpp/9201"]
     codes = [t.code for t in common.tests if isinstance(t, AssertTest)]
-    assert len(codes) == 7  # two assertion lines, five inputs
+    assert len(codes) == 5  # one per input; the assertion lines are not graded, as in EvalPlus
     assert "assert common((1, 1, 2), (1,)) == (1,)" in codes
     assert common.metadata["argument_shapes"][0]["t"] == "tuple"
     assert report["counts"]["tuple_or_set_arguments"] == 1
@@ -104,12 +104,20 @@ def test_mbpp_plus_restores_tuple_arguments_from_the_assertion():
 def test_mbpp_plus_float_outputs_get_atol_and_failing_inputs_are_counted():
     problems, _, report = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
     area = by_id(problems)["Mbpp/9202"]
-    assert area.setup_code == "import math"  # a non-assert line of `assertion`
     assert area.metadata["atol"] == 0.0001
     assert "assert abs(circle_area(2.5) - 19.634954084936208) <= 0.0001" in [
         t.code for t in area.tests
     ]
     assert report["counts"]["inputs_dropped:error"] == 1  # negative radius raises
+
+
+def test_mbpp_plus_outputs_ordered_by_the_hash_seed_are_compared_sorted():
+    problems, _, report = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
+    words = by_id(problems)["Mbpp/9204"]
+    assert [t.code for t in words.tests][0] == (
+        "assert sorted(distinct_words(['apple', 'pear', 'apple', 'fig'])) == ['apple', 'fig', 'pear']"
+    )
+    assert report["counts"]["order_free_asserts"] >= 3  # ["kiwi"] may keep its order
 
 
 def test_mbpp_plus_set_outputs_become_literal_asserts():
@@ -227,7 +235,7 @@ def test_fixture_references_and_solutions_pass_in_the_sandbox(verifier):
         if not r.accepted
     }
     assert failed == {}
-    assert len(jobs) == 25
+    assert len(jobs) == 26
 
 
 def test_a_wrong_program_fails_converted_tests(verifier):
