@@ -57,8 +57,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rapidfuzz.distance import Indel
 
+from reward_api.errors import InputError
 from reward_api.schemas import RewardSettings, StaticReport
-from reward_api.static import HACKING
+from reward_api.static import CATEGORIES, HACKING
 
 Mode = Literal["all_or_nothing", "fraction"]
 
@@ -90,6 +91,13 @@ class ResolvedReward(BaseModel):
     def needs_similarity(self) -> bool:
         """Whether the pipeline must compute similarity to the reference."""
         return self.similarity_weight > 0
+
+    @property
+    def scan_categories(self) -> tuple[str, ...]:
+        """Rule categories the scan needs: all when ``static``, else the gate's alone."""
+        if self.static:
+            return CATEGORIES
+        return (HACKING,) if self.hack_gate else ()
 
 
 PRESETS: dict[str, ResolvedReward] = {
@@ -136,7 +144,7 @@ _OVERRIDABLE = (
 )
 
 
-class RewardSettingsError(ValueError):
+class RewardSettingsError(InputError):
     """Reward settings that name no preset, or a settings file that cannot be read."""
 
 

@@ -63,6 +63,7 @@ from typing import Any, Literal
 
 import yaml
 
+from reward_api.errors import InfrastructureError
 from reward_api.schemas import Finding, StaticReport
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
@@ -78,7 +79,7 @@ RULE_TIMEOUT_S = 5.0
 Engine = Literal["core", "cli"]
 
 
-class StaticAnalysisError(RuntimeError):
+class StaticAnalysisError(InfrastructureError):
     """The scanner itself failed (missing engine, crash, unreadable output): our fault."""
 
 
@@ -227,7 +228,7 @@ def scan_programs(
     unknown = set(categories) - set(CATEGORIES)
     if unknown:
         raise ValueError(f"unknown rule categories {sorted(unknown)}; known: {CATEGORIES}")
-    reports = [StaticReport() for _ in programs]
+    reports = [StaticReport(findings=[], score=1.0) for _ in programs]
     todo = list(range(len(programs)))
     if prefilter and cats == (HACKING,):
         todo = [i for i in todo if may_hack(programs[i])]
@@ -395,21 +396,23 @@ def bench_static(n: int = 64, per_call_samples: int = 3) -> dict[str, float]:
     scan_programs(programs[:2])  # warm the page cache and the merged rule files
     scan_programs(programs[:2], categories=(HACKING,))
     out: dict[str, float] = {"n": float(n)}
-    for key, kwargs in (
-        ("batched", {}),
-        ("batched_gate", {"categories": (HACKING,)}),
-        ("batched_cli", {"engine": "cli"}),
-    ):
+    runs: tuple[tuple[str, Engine, tuple[str, ...]], ...] = (
+        ("batched", "core", CATEGORIES),
+        ("batched_gate", "core", (HACKING,)),
+        ("batched_cli", "cli", CATEGORIES),
+    )
+    for key, engine, categories in runs:
         cpu0 = _children_cpu_s()
         t0 = time.perf_counter()
-        scan_programs(programs, **kwargs)  # type: ignore[arg-type]
+        scan_programs(programs, engine=engine, categories=categories)
         out[f"{key}_ms_per_program"] = round((time.perf_counter() - t0) * 1000 / n, 2)
         out[f"{key}_cpu_ms_per_program"] = round((_children_cpu_s() - cpu0) * 1000 / n, 2)
     k = max(1, min(per_call_samples, n))
-    for key, engine in (("per_call_core", "core"), ("per_call", "cli")):
+    per_call: tuple[tuple[str, Engine], ...] = (("per_call_core", "core"), ("per_call", "cli"))
+    for key, engine in per_call:
         t0 = time.perf_counter()
         for program in programs[:k]:
-            scan_program(program, engine=engine)  # type: ignore[arg-type]
+            scan_program(program, engine=engine)
         out[f"{key}_ms_per_program"] = round((time.perf_counter() - t0) * 1000 / k, 2)
     out["mean_program_lines"] = round(sum(p.count("\n") for p in programs) / n, 1)
     return out
