@@ -246,6 +246,39 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
+class RequestTimer:
+    """ASGI middleware observing ``codereward_request_seconds`` by route, method, status.
+
+    Plain ASGI rather than ``@app.middleware("http")``: the latter costs about a
+    millisecond per request, a fifth of the cached-request budget.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        t0 = time.perf_counter()
+        status = [500]
+
+        async def send_status(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            gw = getattr(scope["app"].state, "gateway", None) if "app" in scope else None
+            if gw is not None:
+                path = getattr(scope.get("route"), "path", "other")
+                gw.metrics.request_seconds.labels(path, scope["method"], str(status[0])).observe(
+                    time.perf_counter() - t0
+                )
+
+
 # ---------------------------------------------------------------- auth and limits
 
 
@@ -487,13 +520,14 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RequestTimer)
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
         return _error(exc.status, exc.message, retry_after_s=exc.retry_after_s)
 
     @app.exception_handler(BrokerUnavailable)
-    async def _broker_down(_: Request, exc: BrokerUnavailable) -> JSONResponse:
+    async def _broker_down(_: Request, exc: Exception) -> JSONResponse:
         return _error(503, "broker unavailable; retry later", retry_after_s=settings.retry_after_s)
 
     @app.exception_handler(RequestValidationError)
@@ -503,26 +537,9 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
         message = f"{_field_path(first.get('loc', ()))}: {first.get('msg', 'invalid')}"
         return _error(422, message, detail=_plain(errors))
 
-    @app.middleware("http")
-    async def _timing(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        t0 = time.perf_counter()
-        try:
-            response = await call_next(request)
-        except REDIS_ERRORS:
-            # A Redis call outside the dispatch boundary (registry, jobs) failed.
-            response = _error(
-                503, "broker unavailable; retry later", retry_after_s=settings.retry_after_s
-            )
-        route = request.scope.get("route")
-        path = getattr(route, "path", "other")
-        gw = getattr(request.app.state, "gateway", None)
-        if gw is not None:
-            gw.metrics.request_seconds.labels(
-                path, request.method, str(response.status_code)
-            ).observe(time.perf_counter() - t0)
-        return response
+    for exc_type in REDIS_ERRORS:
+        # A Redis call outside the dispatch boundary (registry, jobs) failed: 503, not 500.
+        app.add_exception_handler(exc_type, _broker_down)
 
     responses: dict[int | str, dict[str, Any]] = {
         401: {"model": ErrorBody, "description": "Missing or unknown API key."},
@@ -543,7 +560,10 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
         with gw.metrics.stage("resolve"):
             pairs = await gw.resolve(body.items)
         if body.wait:
-            return RewardsResponse(results=await gw.score(pairs, body.reward))
+            results = await gw.score(pairs, body.reward)
+            # Serialised once here; returning the model would validate it a second time.
+            payload = RewardsResponse.model_construct(results=results).model_dump_json()
+            return Response(payload, media_type="application/json")
         job_id = uuid.uuid4().hex
         await gw.jobs.create(job_id, len(pairs))
         gw.start_job(job_id, pairs, body.reward)
