@@ -34,7 +34,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from reward_api.extract import extract_code
-from reward_api.gateway import ApiError, CallerDep, GatewayDep, RewardItem
+from reward_api.gateway import ApiError, CompatCallerDep, GatewayDep, RewardItem
 from reward_api.schemas import Problem, Result, Verdict
 
 # ---------------------------------------------------------------- OpenRLHF
@@ -252,7 +252,7 @@ router = APIRouter(tags=["compat"])
 
 
 @router.post("/compat/openrlhf", response_model=OpenRLHFResponse)
-async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CallerDep) -> Any:
+async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
     """OpenRLHF remote reward: labels are problem ids."""
     if len(body.labels) != len(body.query):
         raise ApiError(422, "labels: needs one label per query")
@@ -287,7 +287,7 @@ async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CallerDep) -> Any
 
 
 @router.post("/run_code", response_model=RunCodeResponse)
-async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CallerDep) -> RunCodeResponse:
+async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -> RunCodeResponse:
     """SandboxFusion code runner: run the program once on stdin."""
     if body.language.lower() not in ("python", "python3"):
         return RunCodeResponse(
@@ -303,7 +303,7 @@ async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CallerDep) -> RunC
 
 
 @router.post("/submit", response_model=EvalResult)
-async def submit(body: SubmitRequest, gw: GatewayDep, who: CallerDep) -> EvalResult:
+async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> EvalResult:
     """SandboxFusion judge against a registered (or provided) problem."""
     inline = (body.config.provided_data or {}).get("problem")
     if inline is not None:

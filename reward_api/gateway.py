@@ -37,7 +37,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -61,6 +61,7 @@ from reward_api.schemas import Problem, Result, RewardSettings, Sample
 from reward_api.settings import ServiceSettings
 
 log = logging.getLogger(__name__)
+MAX_BUCKETS = 100_000
 
 # ---------------------------------------------------------------- request and response bodies
 
@@ -291,14 +292,20 @@ class Guard:
         self.max_batch = settings.max_batch
         self._buckets: dict[str, tuple[float, float]] = {}
 
-    def identify(self, request: Request) -> str:
-        """The caller's identity for limits: a hash of its key, or its address."""
+    def identify(self, request: Request, url_key: str | None = None) -> str:
+        """The caller's identity for limits: a hash of its key, or its address.
+
+        ``url_key`` is the ``api_key`` query parameter, accepted only on the drop-in
+        routes: OpenRLHF and verl send no headers, so the URL is all they let us set.
+        """
         if not self.keys:
             return "addr:" + (request.client.host if request.client else "?")
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
         if scheme.lower() != "bearer" or not token:
-            raise ApiError(401, "missing 'Authorization: Bearer <key>'")
+            if not url_key:
+                raise ApiError(401, "missing 'Authorization: Bearer <key>'")
+            token = url_key
         given = token.strip().encode()
         match = False
         for key in self.keys:
@@ -317,6 +324,8 @@ class Guard:
         if tokens < 1.0:
             self._buckets[who] = (tokens, now)
             raise ApiError(429, f"over {self.per_min} requests per minute", (1.0 - tokens) / rate)
+        if len(self._buckets) > MAX_BUCKETS:
+            self._buckets.clear()  # unkeyed callers by address: bound the memory, not the rate
         self._buckets[who] = (tokens - 1.0, now)
 
     def batch(self, n: int) -> None:
@@ -495,6 +504,24 @@ async def get_caller(request: Request, gw: GatewayDep) -> str:
 
 
 CallerDep = Annotated[str, Depends(get_caller)]
+
+
+async def get_compat_caller(
+    request: Request,
+    gw: GatewayDep,
+    api_key: Annotated[
+        str | None,
+        Query(description="API key, for trainers that cannot send headers (OpenRLHF, verl)."),
+    ] = None,
+) -> str:
+    """As ``get_caller``, also accepting the key as ``?api_key=`` (drop-in routes only)."""
+    with gw.metrics.stage("auth"):
+        who = gw.guard.identify(request, api_key)
+        gw.guard.take(who)
+    return who
+
+
+CompatCallerDep = Annotated[str, Depends(get_compat_caller)]
 
 
 # ---------------------------------------------------------------- the app

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from gateway_procs import ADD_OK, ADD_WRONG, auth
+from gateway_procs import ADD_OK, ADD_WRONG, KEY, auth
 
 
 def test_openrlhf_remote_reward_shape(embedded: str) -> None:
@@ -53,3 +53,14 @@ def test_sandboxfusion_submit_shape(embedded: str) -> None:
     assert len(got["tests"]) == 5 and all(t["passed"] for t in got["tests"])
     assert got["tests"][0]["exec_info"]["status"] == "Success"
     assert got["extra"]["reward"] == 1.0
+
+
+def test_drop_in_routes_take_the_key_in_the_url(embedded: str) -> None:
+    body = {"code": "print(6 * 7)", "language": "python"}
+    assert httpx.post(embedded + "/run_code", json=body).status_code == 401
+    r = httpx.post(embedded + "/run_code", params={"api_key": KEY}, json=body, timeout=60)
+    assert r.status_code == 200 and r.json()["run_result"]["stdout"] == "42\n"
+    wrong = httpx.post(embedded + "/run_code", params={"api_key": "k" * 30}, json=body)
+    assert wrong.status_code == 401
+    v1 = {"items": [{"problem_id": "add", "code": ADD_OK}]}
+    assert httpx.post(embedded + "/v1/rewards", params={"api_key": KEY}, json=v1).status_code == 401
