@@ -412,10 +412,14 @@ class Gateway:
                 if progress is not None:
                     await progress(n_hits + n)
 
-            with m.stage("verify"):
-                fresh = await self.dispatch.verify(
-                    list(todo.values()), reward, counted if progress else None
-                )
+            m.inflight_items.inc(len(todo))
+            try:
+                with m.stage("verify"):
+                    fresh = await self.dispatch.verify(
+                        list(todo.values()), reward, counted if progress else None
+                    )
+            finally:
+                m.inflight_items.dec(len(todo))
         with m.stage("respond"):
             results = []
             for key, (_, sample) in zip(keys, pairs, strict=True):
