@@ -25,16 +25,20 @@ import torch
 
 
 def optimal_value(rewards: torch.Tensor, beta: float) -> torch.Tensor:
-    """V̂*(x) = β · ln mean_i exp(r_i / β) per group.
+    """V̂*(x) = β · ln mean_i exp(r_i / β) per group (no gradient: rewards are data).
 
-    rewards: (B, G) float. Returns (B,). Computed with logsumexp, so large r/β is safe.
+    rewards: (B, G) float. Returns (B,) in the rewards' dtype. Computed with logsumexp in
+    float64, so large r/β (small β) and large β are both safe.
     """
     if rewards.dim() != 2:
         raise ValueError(f"rewards must be (B, G), got shape {tuple(rewards.shape)}")
     if beta <= 0:
         raise ValueError(f"beta must be > 0, got {beta}")
     group_size = rewards.shape[1]
-    return beta * (torch.logsumexp(rewards / beta, dim=1) - math.log(group_size))
+    # float64: for large β the result is a small difference of two numbers near ln G
+    r64 = rewards.detach().to(torch.float64)
+    value = beta * (torch.logsumexp(r64 / beta, dim=1) - math.log(group_size))
+    return value.to(rewards.dtype)
 
 
 def oapl_loss(

@@ -262,7 +262,8 @@ def sync_engine(
     gap = 0.0
     for i, c in enumerate(comps):
         learner = out.token_logprobs[i, : len(c.token_logprobs)].cpu()
-        gap = max(gap, float((learner - torch.tensor(c.token_logprobs)).abs().max(initial=0.0)))
+        if c.token_logprobs:
+            gap = max(gap, float((learner - torch.tensor(c.token_logprobs)).abs().max()))
     if gap > ro.sync_check_tolerance:
         raise RuntimeError(
             f"weight sync check failed: engine and learner log-probs differ by {gap:.3g} per "
