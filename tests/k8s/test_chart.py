@@ -460,6 +460,21 @@ def test_trainer_job_requests_gpus_on_gpu_nodes_and_calls_the_gateway():
     assert f'reward.url="http://{RELEASE}-codereward-gateway.{NAMESPACE}.svc:8000"' in c["args"]
 
 
+def test_trainer_job_config_and_overrides_pass_the_trainers_own_validation(tmp_path):
+    from trainer.config import load_config
+
+    (job,) = of_kind("trainer-values", "Job")
+    (config_map,) = of_kind("trainer-values", "ConfigMap")
+    (tmp_path / "train.toml").write_text(config_map["data"]["train.toml"])
+    (c,) = job["spec"]["template"]["spec"]["containers"]
+    assert c["command"] == ["codereward", "train", "/config/train.toml"]
+    args = [a.replace("$(CODEREWARD_API_KEY)", "k" * 32) for a in c["args"]]
+    assert args[0::2] == ["--set"] * (len(args) // 2)
+    cfg = load_config(tmp_path / "train.toml", args[1::2])
+    assert cfg.reward.source == "http" and cfg.reward.api_key == "k" * 32
+    assert cfg.reward.url == f"http://{RELEASE}-codereward-gateway.{NAMESPACE}.svc:8000"
+
+
 def test_helm_test_hook_calls_healthz():
     hooks = [
         p
