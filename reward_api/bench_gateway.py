@@ -180,7 +180,7 @@ def bench_gateway(quick: bool = False) -> dict[str, Any]:
     for keep in ("CODEREWARD_RUNTIME_ROOT", "CODEREWARD_SANDBOX", "CODEREWARD_WORKERS"):
         if keep in os.environ:
             env[keep] = os.environ[keep]
-    settings = VerifierSettings()
+    settings = VerifierSettings.model_validate({})
     env.setdefault("CODEREWARD_WORKERS", str(settings.workers))
     report: dict[str, Any] = {"concurrency": CONCURRENCY, "workers": settings.workers}
     procs = _Procs(workdir)

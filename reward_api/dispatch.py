@@ -30,6 +30,7 @@ import redis
 import redis.asyncio as aredis
 
 from reward_api.cache import AsyncRedisCache, MemoryCache, runtime_version
+from reward_api.errors import InfrastructureError
 from reward_api.pipeline import Job, Verifier
 from reward_api.runs import run_stdio
 from reward_api.schemas import Problem, Result, RewardSettings, Sample, Verdict
@@ -125,6 +126,9 @@ class EmbeddedDispatch:
             results = await anyio.to_thread.run_sync(
                 self.verifier.verify, jobs, reward, on_result if progress else None
             )
+        except InfrastructureError as exc:
+            # The Verifier already retried per sample; the sandbox as a whole is unusable.
+            results = [infra_result(w.sample, f"sandbox unavailable: {exc}") for w in work]
         finally:
             self.pending -= len(jobs)
         out = {w.key: r for w, r in zip(work, results, strict=True)}
@@ -134,7 +138,10 @@ class EmbeddedDispatch:
     async def ready(self) -> dict[str, bool]:
         now = time.monotonic()
         if now - self._checked_at > SELF_CHECK_EVERY_S or not self._check_ok:
-            self._check_ok = await anyio.to_thread.run_sync(self_check, self.verifier)
+            try:
+                self._check_ok = await anyio.to_thread.run_sync(self_check, self.verifier)
+            except InfrastructureError:
+                self._check_ok = False
             self._checked_at = now
         return {"sandbox": self._check_ok}
 

@@ -43,6 +43,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_ready, worker_shutdown
 
 from reward_api.cache import RedisCache, as_hit
+from reward_api.errors import InfrastructureError
 from reward_api.pipeline import Job, Verifier, VerifierSettings
 from reward_api.runs import run_stdio
 from reward_api.schemas import Problem, Result, RewardSettings, Sample, Verdict
@@ -200,6 +201,9 @@ def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
             results = state.verifier().verify([Job(p, s) for _, p, s in todo], reward)
         except SoftTimeLimitExceeded:
             results = [_infra_result(s, "task soft time limit exceeded") for _, _, s in todo]
+        except InfrastructureError as exc:
+            # The sandbox itself is unusable here (e.g. cannot start a cell).
+            results = [_infra_result(s, f"sandbox unavailable: {exc}") for _, _, s in todo]
         fresh = {k: r for (k, _, _), r in zip(todo, results, strict=True)}
         cache.put_many(fresh)
         infra = [r for r in fresh.values() if r.verdict is Verdict.sandbox_error]
@@ -271,7 +275,10 @@ def _heartbeat(state: _WorkerState, name: str) -> None:
     """Every few seconds: check the sandbox, then announce this worker as alive."""
     while not state.stop.is_set():
         try:
-            ok = self_check(state.verifier())
+            try:
+                ok = self_check(state.verifier())
+            except InfrastructureError:
+                ok = False
             client = state.redis()
             if ok:
                 client.zadd(WORKERS_KEY, {name: time.time()})
