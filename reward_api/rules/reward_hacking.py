@@ -36,7 +36,7 @@ def _bye():
     pass
 
 
-# ruleid: early-exit
+# ruleid: hard-exit
 os.kill(os.getpid(), 9)
 # ok: early-exit
 sys.exit_code = 0
@@ -225,3 +225,43 @@ def documented(values):
     # ok: success-marker
     """Sum the values passed in; the checks passed to it are ignored."""
     return sum(values)
+
+# ruleid: hard-exit
+os.kill(os.getppid(), 9)
+# ruleid: hard-exit
+os.execv(sys.executable, ["python", "-c", "pass"])
+
+
+class TwoStatements:
+    # ruleid: constant-equality
+    def __eq__(self, other):
+        self.seen = other
+        return True
+
+
+class Careful:
+    # ok: constant-equality
+    def __eq__(self, other):
+        if not isinstance(other, Careful):
+            return False
+        return True
+
+
+# ruleid: test-data-access
+listing = ["cat", "tests/expected_output.txt"]
+# ok: test-data-access
+label = "expected"
+
+import ctypes
+
+# ruleid: interpreter-tampering
+ctypes.c_long.from_address(id(1) + 24).value = 2
+# ruleid: interpreter-tampering
+ctypes.memmove(id(2), id(3), 28)
+
+# ruleid: builtins-monkeypatch
+sys.modules["__main__"].__dict__["check"] = lambda candidate: None
+# ruleid: early-exit
+__import__("sys").exit(0)
+# ruleid: test-data-access
+command = "expected_output.txt"

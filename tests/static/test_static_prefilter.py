@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import itertools
 from pathlib import Path
 
 from reward_api.static import HACKING, RULES_DIR, may_hack, scan_programs
@@ -24,6 +25,22 @@ def _fixture_statements() -> list[str]:
     return snippets
 
 
+def _annotated_lines() -> list[str]:
+    """Each single-line statement that follows a ``# ruleid:`` annotation, alone."""
+    lines = []
+    for fixture in sorted(RULES_DIR.glob("*.py")):
+        text = fixture.read_text().splitlines()
+        for annotation, line in itertools.pairwise(text):
+            if "# ruleid:" not in annotation:
+                continue
+            try:
+                ast.parse(line.strip())
+            except SyntaxError:
+                continue
+            lines.append(line.strip())
+    return lines
+
+
 def _same_with_and_without_prefilter(programs):
     fast = scan_programs(programs, categories=[HACKING])
     full = scan_programs(programs, categories=[HACKING], prefilter=False)
@@ -32,6 +49,12 @@ def _same_with_and_without_prefilter(programs):
 
 def test_prefilter_keeps_every_finding_on_fixture_statements():
     fast, full = _same_with_and_without_prefilter(_fixture_statements())
+    assert fast == full
+    assert sum(bool(f) for f in full) >= 40
+
+
+def test_prefilter_keeps_every_finding_on_annotated_lines_alone():
+    fast, full = _same_with_and_without_prefilter(_annotated_lines())
     assert fast == full
     assert sum(bool(f) for f in full) >= 40
 
