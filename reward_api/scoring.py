@@ -55,7 +55,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from rapidfuzz.distance import Indel
 
 from reward_api.errors import InputError
 from reward_api.schemas import RewardSettings, StaticReport
@@ -253,6 +252,8 @@ def code_tokens(program: str) -> list[str]:
 
 def similarity(program: str, reference: str) -> float:
     """Token-level similarity in [0, 1] (rapidfuzz normalised Indel; see module docstring)."""
+    from rapidfuzz.distance import Indel  # optional dependency, only for similarity rewards
+
     a, b = code_tokens(program), code_tokens(reference)
     if not a and not b:
         return 1.0
