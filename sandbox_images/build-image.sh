@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Builds one sandbox image: stages a small build context (Dockerfile, the runner, a
+# wheelhouse) and runs `docker build`. Quick when nothing changed (the layer cache hits).
+#   build-image.sh LANG/VERSION TAG BASE [WHEELHOUSE_PIP]
+# BASE "runtime" imports the debootstrap runtime ($RUNTIME_ROOT) as
+# codereward/runtime-base:bookworm first (once per runtime build) and uses it: the path for
+# machines without an image registry. WHEELHOUSE_PIP, when given, is a pip that downloads
+# numpy and sortedcontainers wheels for the image's Python into the context.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+dir=${1:?usage: build-image.sh LANG/VERSION TAG BASE [PIP]}
+tag=${2:?tag}
+base=${3:?base}
+pip=${4:-}
+src="$here/$dir"
+ctx="$repo/build/images/$dir"
+runner="$repo/reward_api/sandbox/runner.py"
+
+if ! docker info >/dev/null 2>&1; then
+  echo "the Docker engine is not reachable: start dockerd (or set DOCKER_HOST)" >&2; exit 1
+fi
+if [ "$base" = runtime ]; then
+  root=${RUNTIME_ROOT:?RUNTIME_ROOT is not set: run via 'make images'}
+  stamp="$root/.codereward-runtime"
+  [ -f "$stamp" ] || { echo "no runtime at $root: run 'make runtime'" >&2; exit 1; }
+  want=$(stat -c %Y "$stamp")
+  have=$(docker image inspect -f '{{ index .Config.Labels "codereward.runtime.built" }}' \
+         codereward/runtime-base:bookworm 2>/dev/null || true)
+  if [ "$have" != "$want" ]; then
+    echo "importing $root as codereward/runtime-base:bookworm" >&2
+    tar -C "$root" --exclude=./proc/* --exclude=./sys/* -c . |
+      docker import --change "LABEL codereward.runtime.built=$want" - \
+        codereward/runtime-base:bookworm >/dev/null
+  fi
+  base=codereward/runtime-base:bookworm
+fi
+
+rm -rf "$ctx"
+mkdir -p "$ctx/wheels"
+cp "$src/Dockerfile" "$ctx/"
+install -m 0644 "$runner" "$ctx/runner.py"
+if [ -n "$pip" ]; then
+  pyver=$(basename "$dir")
+  "$pip" download -q --only-binary=:all: --implementation cp --python-version "$pyver" \
+    --platform manylinux2014_x86_64 --platform manylinux_2_17_x86_64 \
+    -d "$ctx/wheels" numpy sortedcontainers
+fi
+sha=$(sha256sum "$runner" | cut -d' ' -f1)
+docker build -q --build-arg BASE="$base" --build-arg RUNNER_SHA256="$sha" -t "$tag" "$ctx" >/dev/null
+echo "built $tag (base $base, runner $sha)" >&2
