@@ -113,10 +113,13 @@ def test_worker_killed_mid_batch_every_item_gets_exactly_one_result(stack: Stack
 
 def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> None:
     tag = time.time_ns()
-    queued = [{"problem_id": "add", "code": ADD_OK + f"\n# queued {tag}"}]
+    # A job in flight when Redis goes away: its worker is inside the 1.5 s program.
+    slow = "import time\ntime.sleep(1.5)\n" + ADD_OK
+    queued = [{"problem_id": "one", "code": slow + f"\n# queued {tag}"}]
     job = httpx.post(
         stack.url + "/v1/rewards", json={"items": queued, "wait": False}, timeout=10
     ).json()["job_id"]
+    time.sleep(0.5)
     stack.redis.stop()
     body = {"items": [{"problem_id": "add", "code": ADD_OK + f"\n# outage {tag}"}]}
     down = httpx.post(stack.url + "/v1/rewards", json=body, timeout=30)

@@ -2,44 +2,64 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import httpx
-from gateway_procs import ADD, ADD_OK, ADD_WRONG, SQ_OK, SQUARE, auth
-
-from reward_api.pipeline import Job, Verifier, VerifierSettings
-from reward_api.schemas import Problem, Sample
+from gateway_procs import ADD, ADD_OK, ADD_WRONG, SQ_OK, SQUARE, auth, base_env
 
 
 def _strip(result: dict) -> dict:
-    """Fields that legitimately differ between two runs: timings and the cache flag."""
-    out = {k: v for k, v in result.items() if k not in ("cached", "tests")}
+    """Fields that legitimately differ between two runs: timings, the cache flag, and
+    nulls (``codereward verify`` writes results with ``exclude_none``)."""
+    out = {k: v for k, v in result.items() if k not in ("cached", "tests") and v is not None}
     out["test_verdicts"] = [t["verdict"] for t in result.get("tests", [])]
     return out
 
 
-def test_results_over_http_equal_direct_verify(embedded: str) -> None:
+def test_results_over_http_equal_codereward_verify(embedded: str, tmp_path: Path) -> None:
+    hello = {
+        "id": "hello",
+        "tests": [{"type": "assert", "code": "assert greet('a') == 'hi a'"}],
+        "limits": {"time_s": 1},
+    }
     programs = [
-        ("add", ADD_OK),
+        ("add", f"Here you go:\n```python\n{ADD_OK}\n```"),
         ("add", ADD_WRONG),
         ("add", "raise SystemExit(3)"),
         ("add", "def broken(:"),
+        ("add", ""),
+        ("hello", "import time\ntime.sleep(30)"),
         ("square", SQ_OK),
         ("square", "def sq(n):\n    return n + n"),
+        ("hello", "def greet(x):\n    return 'hi ' + x"),
+        ("hello", "def greet(x):\n    return x"),
     ]
-    items = [
-        {"problem_id": pid, "code": code + f"\n# direct {i}", "sample_id": f"s{i}"}
+    tag = time.time_ns()
+    samples = [
+        {"problem_id": pid, "sample_id": f"s{i}", "completion": f"{code}\n# {tag}"}
         for i, (pid, code) in enumerate(programs)
     ]
-    r = httpx.post(embedded + "/v1/rewards", json={"items": items}, headers=auth(), timeout=120)
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps(p) + "\n" for p in (ADD, SQUARE, hello)))
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+    cli = subprocess.run(
+        [sys.executable, "-m", "reward_api.cli", "verify", "p.jsonl", "s.jsonl", "-o", "r.jsonl",
+         "-q", "--workers", "1"],
+        cwd=tmp_path, env=base_env(), capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert cli.returncode == 0, cli.stderr
+    expected = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text().splitlines()]
+    r = httpx.post(embedded + "/v1/problems", json={"problems": [hello]}, headers=auth())
+    assert r.status_code == 200
+    r = httpx.post(embedded + "/v1/rewards", json={"items": samples}, headers=auth(), timeout=300)
     assert r.status_code == 200, r.text
     over_http = r.json()["results"]
-    problems = {"add": Problem.model_validate(ADD), "square": Problem.model_validate(SQUARE)}
-    jobs = [Job(problems[it["problem_id"]], Sample.model_validate(it)) for it in items]
-    with Verifier(VerifierSettings(workers=1)) as v:
-        direct = [res.model_dump(mode="json") for res in v.verify(jobs)]
-    assert [_strip(x) for x in over_http] == [_strip(x) for x in direct]
-    assert [x["verdict"] for x in over_http][:2] == ["accepted", "wrong_answer"]
+    assert [_strip(x) for x in over_http] == [_strip(x) for x in expected]
+    verdicts = [x["verdict"] for x in over_http]
+    assert verdicts[:2] == ["accepted", "wrong_answer"] and "timeout" in verdicts
 
 
 def test_repeat_is_served_from_cache_and_cheaper(embedded: str) -> None:
