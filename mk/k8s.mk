@@ -2,7 +2,7 @@
 # checkov lives in its own virtualenv: its pins clash with the service's dependencies.
 CHECKOV_VENV := $(VENV)/tools/checkov
 CHECKOV := $(CHECKOV_VENV)/bin/checkov
-CHECKOV_SPEC ?= checkov>=3.3,<4
+CHECKOV_SPEC ?= checkov==3.3.30
 
 .PHONY: chart-tools chart-check
 
