@@ -159,7 +159,22 @@ def _measure_mode(url: str, tag: str, rounds: dict[int, int]) -> dict[str, Any]:
         out[f"batch_{batch}"] = {"miss": miss, "hit": hit}
     single = [{"items": _items(f"{tag}-1-0", 1)}] * 300
     out["cached_single_item_c1"] = load(url, single, 1, {})
+    out["healthz_floor_p50_ms"] = _healthz_p50_ms(url, 300)
+    out["cached_single_item_over_healthz"] = round(
+        out["cached_single_item_c1"]["p50_ms"] / out["healthz_floor_p50_ms"], 3
+    )  # the cost of the cached path over the cheapest request the same server answers
     return out
+
+
+def _healthz_p50_ms(url: str, n: int) -> float:
+    """The floor: HTTP round trip to /healthz on the same server and client."""
+    latencies = []
+    with httpx.Client(timeout=30) as client:
+        for _ in range(n):
+            t0 = time.perf_counter()
+            client.get(url + "/healthz")
+            latencies.append(time.perf_counter() - t0)
+    return round(_percentile(latencies, 0.5) * 1000, 3)
 
 
 def _direct(n: int, settings: VerifierSettings) -> float:

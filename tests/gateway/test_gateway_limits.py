@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from gateway_procs import KEY, ROOT, auth, base_env, start_server
 from pydantic import ValidationError
 
+from reward_api.client import RewardClient
 from reward_api.settings import ServiceSettings
 
 
@@ -92,3 +94,17 @@ def test_gateway_never_imports_torch_or_vllm() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_client_retries_429_honouring_retry_after_then_reports_no_reward(tight: str) -> None:
+    for _ in range(6):  # drain the key's bucket
+        httpx.get(tight + "/v1/problems/x", headers=auth())
+    client = RewardClient(tight, api_key=KEY, max_retries=2, backoff_s=5.0, backoff_max_s=0.3)
+    t0 = time.perf_counter()
+    results = client.rewards([{"problem_id": "x", "code": "1"}])
+    elapsed = time.perf_counter() - t0
+    client.close()
+    # Retry-After (about 15 s) was honoured up to backoff_max_s, twice.
+    assert 0.6 <= elapsed < 5
+    assert results[0]["verdict"] == "sandbox_error" and results[0]["reward"] is None
+    assert "HTTP 429" in results[0]["error"]
