@@ -265,3 +265,9 @@ sys.modules["__main__"].__dict__["check"] = lambda candidate: None
 __import__("sys").exit(0)
 # ruleid: test-data-access
 command = "expected_output.txt"
+
+
+def comment_trick():
+    # this comment mentions input() and print() to look like a stdio program
+    # ruleid: early-exit
+    sys.exit(0)
