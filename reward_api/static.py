@@ -13,20 +13,29 @@ each file beside an annotated fixture checked by ``semgrep --test``):
 - ``quality``: bare except, swallowed exceptions, mutable defaults, unreachable code,
   shadowed builtins, ``== None``, ``is`` with literals, wildcard imports.
 
-Engine. The ``semgrep`` command line costs about 2 s a call on this machine whatever the
-number of files (Python start-up, rule validation, target discovery), so scanning one
-program per call costs seconds per program. A batch is therefore written as files into
-one temporary folder and scanned by ONE process. By default that process is the matching
-engine itself, ``semgrep-core`` (shipped inside the semgrep wheel), called with the three
-rule files merged into one JSON rule file: tens of milliseconds a call instead of two
-seconds, with the same rules and the same results. ``engine="cli"`` drives the
-``semgrep`` command line instead (the baseline ``bench_static`` measures). Measured
-numbers are in ``bench_static``'s output (``make bench``).
+Engine. The ``semgrep`` command line costs 1.5 to 3.5 s a call on this machine whatever
+the number of files (Python start-up, rule validation, target discovery), so one call per
+program costs seconds per program, and even one CLI call per batch of 64 costs 20 ms of
+CPU per program. A batch is therefore written as files into one temporary folder and
+scanned by ONE run of the matching engine itself, ``semgrep-core`` (shipped inside the
+semgrep wheel), with the wanted rule files merged into one JSON rule file: about 60 ms of
+fixed cost instead of seconds, the same rules, the same results (a test compares the two
+engines). ``engine="cli"`` drives the command line instead, for that test and for the
+baseline ``bench_static`` prints. Measured at batch 64 on 17-line programs (2 shared
+cores, load 9 to 14): all rules 3.4 to 4.2 ms of CPU per program (10 to 16 ms wall),
+the gate alone 1.8 ms of CPU (6 to 10 ms wall), the CLI once per program 1.1 to 3.7 s.
+
+Categories. ``scan_programs(..., categories=...)`` runs only the wanted rule files. The hack
+gate (presets ``default`` and ``easy``) needs ``reward_hacking`` alone; for that scan a
+regex prefilter (``may_hack``) first drops programs in which no hacking rule can fire
+(about 93% of MBPP and 87% of APPS references), so most honest programs never reach the
+engine. Tests check that prefiltered scans equal unfiltered ones on every fixture line,
+every hack program and every reference solution.
 
 ``# nosemgrep`` comments are NOT honoured: the programs under scan are adversarial, and a
-suppression comment is the cheapest evasion there is. A program the engine cannot
-parse gets one ``parse-error`` quality finding, so that a parser gap never passes
-silently for a clean scan.
+suppression comment is the cheapest evasion there is. When the engine reports that it
+could only partly parse a program, the report carries a ``parse-error`` quality finding,
+so that a parser gap is visible rather than a silently clean scan.
 
 Score. For a program with findings F::
 
@@ -39,9 +48,12 @@ repeating one idiom. One process spawn costs 0.5, an eval of input 0.25, a bare 
 0.1, a shadowed builtin 0.04.
 
 What is not protected: rules see source text only. Code built at run time (``exec`` of
-a computed string, ``getattr`` with computed names, encoded payloads) is out of reach of
-any static rule; the sandbox and the trusted grader are the real defence, and the
-``security`` rules flag the building blocks of such code.
+a computed string, ``getattr`` with computed names) is out of reach of any static rule;
+the ``obfuscated-code`` rule only catches the plain forms (hack tokens in string
+literals, exec of base64/zlib/hex payloads). A program that reads stdin and prints may
+call ``exit()`` (an honest idiom there), and "OK"/"PASS" answers are only flagged in
+programs that do not print answers. The sandbox and the trusted grader (an exit is never
+a pass) are the real defence; these rules make attempts visible and unrewarded.
 """
 
 from __future__ import annotations
