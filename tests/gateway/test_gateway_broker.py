@@ -148,6 +148,13 @@ def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> Non
     assert all(w.alive() for w in stack.workers)  # supervisors outlive the outage
 
 
+def test_run_code_runs_on_a_worker(stack: Stack) -> None:
+    body = {"code": "print(input() * 2)", "stdin": "ab\n", "language": "python", "run_timeout": 5}
+    r = httpx.post(stack.url + "/run_code", json=body, timeout=60)
+    assert r.status_code == 200, r.text
+    assert r.json()["status"] == "Success" and r.json()["run_result"]["stdout"] == "abab\n"
+
+
 def test_chunk_replies_are_not_left_behind(stack: Stack) -> None:
     client = redis.Redis(port=stack.port)
     assert list(client.scan_iter("cr:reply:*")) == []
