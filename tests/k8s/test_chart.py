@@ -17,9 +17,13 @@ import functools
 import json
 import os
 import re
+import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -483,6 +487,55 @@ def test_helm_test_hook_calls_healthz():
     ]
     commands = [" ".join(p["spec"]["containers"][0]["command"]) for p in hooks]
     assert any(f"http://{RELEASE}-codereward-gateway:8000/healthz" in c for c in commands)
+
+
+def test_helm_test_pods_pass_against_a_real_gateway(tmp_path):
+    """The two `helm test` scripts, run here against `codereward serve` (embedded mode)."""
+    key = "helm-test-key-" + "x" * 24
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CODEREWARD_")}
+    env.update(
+        CODEREWARD_API_KEYS=key,
+        CODEREWARD_WORKERS="1",
+        CODEREWARD_RUNTIME_ROOT=os.environ.get(
+            "CODEREWARD_RUNTIME_ROOT", "/var/lib/codereward/runtime/bookworm-py311"
+        ),
+        PYTHONPATH=str(ROOT),
+    )
+    argv = [sys.executable, "-m", "reward_api.service_cli", "serve", "--port", str(port)]
+    log = (tmp_path / "serve.log").open("w")
+    server = subprocess.Popen(argv, env=env, stdout=log, stderr=log, start_new_session=True)
+    local = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(local + "/healthz", timeout=1):
+                    break
+            except OSError:
+                assert server.poll() is None, (tmp_path / "serve.log").read_text()
+                assert time.monotonic() < deadline, "codereward serve did not come up"
+                time.sleep(0.3)
+        pods = [
+            p for p in of_kind("default", "Pod") if "helm.sh/hook" in p["metadata"]["annotations"]
+        ]
+        assert len(pods) == 2
+        for pod in pods:
+            (c,) = pod["spec"]["containers"]
+            assert c["command"][:2] == ["python", "-c"]
+            script = c["command"][2].replace(f"http://{RELEASE}-codereward-gateway:8000", local)
+            run = subprocess.run(
+                [sys.executable, "-c", script],
+                env={**env, "CODEREWARD_API_KEYS": key},
+                capture_output=True, text=True, timeout=120,
+            )  # fmt: skip
+            assert run.returncode == 0, (pod["metadata"]["name"], run.stdout, run.stderr)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(30)
+        log.close()
 
 
 def test_every_value_has_a_param_comment():
