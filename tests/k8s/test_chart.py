@@ -7,7 +7,8 @@ of the newest one `kubernetes-validate` ships; the KEDA kinds, whose CRD schema 
 package carries, are checked against the subset of KEDA's CRD that the chart writes. checkov
 scans everything rendered; a failed check fails the suite, and a suppression (a
 `checkov.io/skip*` annotation, with its reason in the manifest) must also be listed in the
-chart README's table of justified findings. checkov runs from its own virtualenv
+chart README's table of justified findings. The `helm test` scripts run here against a
+real `codereward serve` (embedded mode, real sandbox). checkov runs from its own virtualenv
 (`make chart-tools`, part of `make install`) because its pins clash with the service's.
 """
 
