@@ -97,10 +97,17 @@ def test_worker_killed_mid_batch_every_item_gets_exactly_one_result(stack: Stack
     def send() -> None:
         out["r"] = httpx.post(stack.url + "/v1/rewards", json={"items": items}, timeout=120)
 
+    victim = stack.workers[0]
+    received_before = victim.log.read_text(errors="replace").count("received")
     sender = threading.Thread(target=send)
     sender.start()
-    time.sleep(1.0)  # both workers are inside a chunk (each sample sleeps 0.5 s)
-    victim = stack.workers[0]
+    deadline = time.monotonic() + 30
+    while (
+        victim.log.read_text(errors="replace").count("received") == received_before
+    ):  # it holds part of the batch
+        assert time.monotonic() < deadline, "the victim never got a task"
+        time.sleep(0.05)
+    time.sleep(0.3)  # inside the chunk: each sample sleeps 0.5 s
     victim.kill9()
     sender.join(120)
     stack.workers[0] = start_worker(stack.env, stack.workdir, "a2")
