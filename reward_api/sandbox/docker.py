@@ -246,7 +246,8 @@ class DockerCell(Cell):
         """The engine's create body. detach=False with stdin_open makes StdinOnce true."""
         p = self.policy
         memory = (self._memory_mb + p.cell_memory_overhead_mb) << 20
-        env = [f"{k}={v}" for k, v in sorted(p.environment.items())]
+        # PWD as bubblewrap sets it for the process backend, so programs see the same env
+        env = [f"{k}={v}" for k, v in sorted({"PWD": "/tmp", **p.environment}.items())]
         host = api.create_host_config(
             network_mode="none",
             ipc_mode="private",
