@@ -69,6 +69,7 @@ _client: Any = None
 _live_lock = threading.Lock()
 _live: dict[str, DockerCell] = {}
 _closing = threading.Event()
+_inflight = [0]  # container creations sent to the engine and not yet registered
 _hooks_installed = False
 
 
@@ -148,12 +149,31 @@ def _remove(container_id: str) -> None:
 
 
 def remove_all_live() -> None:
-    """Remove every container this process started and still holds (exit and signals)."""
+    """Remove every container this process started (exit and signals); no new ones after.
+
+    Creations already sent to the engine are waited for (briefly), then every container
+    labelled with this process as owner is removed, registered with a cell or not.
+    """
     _closing.set()
+    deadline = time.monotonic() + 5.0
+    while _inflight[0] and time.monotonic() < deadline:
+        time.sleep(0.01)  # the creating thread runs meanwhile and removes its own container
     with _live_lock:
         cells = list(_live.values())
     for cell in cells:
         cell.close()
+    if _client is None:
+        return
+    from docker.errors import DockerException
+
+    try:
+        mine = _client.api.containers(
+            all=True, quiet=True, filters={"label": f"codereward.owner={_owner()}"}
+        )
+        for c in mine:
+            _remove(c["Id"])
+    except DockerException:
+        pass
 
 
 def _on_signal(previous: Any) -> Callable[[int, FrameType | None], None]:
@@ -293,10 +313,16 @@ class DockerCell(Cell):
 
         api = _docker_client().api
         try:
-            created = api.create_container_from_config(self._container_config(api))
-            self.container_id = cid = str(created["Id"])
             with _live_lock:
-                _live[cid] = self
+                _inflight[0] += 1
+            try:
+                created = api.create_container_from_config(self._container_config(api))
+                self.container_id = cid = str(created["Id"])
+            finally:
+                with _live_lock:
+                    _inflight[0] -= 1
+                    if self.container_id is not None:
+                        _live[self.container_id] = self
             if _closing.is_set():  # a signal arrived while we were creating it
                 raise SandboxError("the docker backend is shutting down")
             raw = api.attach_socket(cid, params={"stdin": 1, "stdout": 1, "stream": 1})
