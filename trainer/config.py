@@ -28,6 +28,9 @@ class RunConfig(_Section):
     resume: bool = Field(True, description="Resume from the latest checkpoint in out_dir if any.")
     device: str = Field("cpu", description="Learner device: 'cpu' or 'cuda'.")
     dtype: Literal["float32", "bfloat16"] = Field("float32", description="Learner weights dtype.")
+    torch_threads: int | None = Field(
+        None, ge=1, description="torch intra-op threads (1 is fastest on a busy shared CPU)."
+    )
 
 
 class ModelConfig(_Section):

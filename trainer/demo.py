@@ -45,7 +45,13 @@ def demo_config(
         reward = {"source": "http", "url": reward_url}
     return TrainConfig.model_validate(
         {
-            "run": {"out_dir": str(out / loss), "steps": steps, "seed": 1, "resume": False},
+            "run": {
+                "out_dir": str(out / loss),
+                "steps": steps,
+                "seed": 1,
+                "resume": False,
+                "torch_threads": 1,
+            },
             "model": {"path": str(model_dir)},
             "data": {
                 "problems": str(out / "data" / "train.jsonl"),
@@ -113,14 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m trainer.demo")
     parser.add_argument("--out", default="runs/demo", help="output folder")
     parser.add_argument("--steps", type=int, default=60, help="learner steps per method")
-    parser.add_argument("--warm-steps", type=int, default=250, help="supervised warm-start steps")
-    parser.add_argument("--wrong-fraction", type=float, default=0.6, help="warm-start noise")
+    parser.add_argument("--warm-steps", type=int, default=600, help="supervised warm-start steps")
+    parser.add_argument("--wrong-fraction", type=float, default=0.4, help="warm-start noise")
     parser.add_argument("--methods", default="oapl,grpo", help="comma-separated losses to run")
     parser.add_argument("--reward-url", default=None, help="use codereward serve at this URL")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    import torch
+
     from trainer.train import train
 
+    torch.set_num_threads(1)  # far faster than 2 threads on a CPU shared with other work
     out = Path(args.out)
     t0 = time.perf_counter()
     warm = prepare(out, args.warm_steps, args.wrong_fraction)

@@ -7,19 +7,20 @@ that sample's whole group and never scores it 0.
 Errors::
 
     RewardUnavailable   the service could not be reached or kept failing after
-                        ``max_attempts`` tries (connection refused or reset, timeouts,
-                        5xx, 429); the trainer stops rather than train on guesses.
-    httpx.HTTPStatusError   a 4xx other than 429: our request is wrong, a bug; not retried.
+                        ``max_attempts`` rounds of the client's own retries (connection
+                        refused or reset, timeouts, 5xx, 429); the trainer stops rather
+                        than train on guesses, and resumes from its last checkpoint.
+    RewardClientError   (``reward_api.client``) a 4xx other than 429: our request is
+                        wrong, a bug; not retried.
 
-A killed or dropped request is retried whole (with exponential back-off), so it costs time,
-never a training step: the sampler only hands a group to the learner once it is scored.
+A killed or dropped request is retried (by the client, then here), so it costs time, never
+a training step: the sampler only hands a group to the learner once it is scored.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -96,7 +97,16 @@ class LocalRewards:
 
 
 class HttpRewards:
-    """``POST /v1/rewards`` on a running ``codereward serve``, batched and retried."""
+    """``POST /v1/rewards`` on a running ``codereward serve`` via ``reward_api.client``.
+
+    The client batches, runs ``max_concurrency`` requests at once and retries transport
+    errors, 5xx and 429 with back-off; a batch it still could not deliver comes back as
+    ``sandbox_error`` marked "failed after retries". Those items (and only those: a real
+    ``sandbox_error`` from the service is dropped by the trainer) are sent again, for up to
+    ``max_attempts`` rounds, before ``RewardUnavailable`` stops the run.
+    """
+
+    UNDELIVERED = "reward service failed after retries"
 
     def __init__(
         self,
@@ -109,65 +119,49 @@ class HttpRewards:
         retry_backoff_s: float = 0.5,
         reward_settings: dict[str, Any] | None = None,
     ) -> None:
-        import httpx
+        from reward_api.client import RewardClient
 
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(base_url=url, headers=headers, timeout=timeout_s)
-        self._pool = ThreadPoolExecutor(max_workers=max_concurrency, thread_name_prefix="reward")
-        self.batch_size = batch_size
+        self._client = RewardClient(
+            url,
+            api_key=api_key,
+            timeout_s=timeout_s,
+            max_concurrency=max_concurrency,
+            batch_size=batch_size,
+            max_retries=3,
+            backoff_s=retry_backoff_s,
+        )
         self.max_attempts = max_attempts
         self.retry_backoff_s = retry_backoff_s
         self.reward_settings = reward_settings
-        self.retries = 0
+        self.resent = 0
 
     def score(self, requests: Sequence[RewardRequest]) -> list[Scored]:
-        batches = [
-            list(requests[i : i + self.batch_size])
-            for i in range(0, len(requests), self.batch_size)
+        items = [
+            {"problem": r.problem, "completion": r.completion, "sample_id": r.sample_id}
+            for r in requests
         ]
-        out: list[Scored] = []
-        for part in self._pool.map(self._post_with_retry, batches):
-            out.extend(part)
-        return out
-
-    def _post_with_retry(self, batch: list[RewardRequest]) -> list[Scored]:
-        import httpx
-
-        body: dict[str, Any] = {
-            "items": [
-                {"problem": r.problem, "completion": r.completion, "sample_id": r.sample_id}
-                for r in batch
-            ],
-            "wait": True,
-        }
-        if self.reward_settings:
-            body["reward"] = self.reward_settings
-        delay = self.retry_backoff_s
-        last: Exception | None = None
+        results: list[dict[str, Any] | None] = [None] * len(items)
+        todo = list(range(len(items)))
         for attempt in range(self.max_attempts):
             if attempt:
-                self.retries += 1
-                time.sleep(delay)
-                delay *= 2
-            try:
-                resp = self._client.post("/v1/rewards", json=body)
-            except httpx.TransportError as exc:  # refused, reset, killed mid-request, timeout
-                last = exc
-                continue
-            if resp.status_code >= 500 or resp.status_code == 429:
-                last = httpx.HTTPStatusError(
-                    f"{resp.status_code} from reward service", request=resp.request, response=resp
-                )
-                continue
-            resp.raise_for_status()
-            results = resp.json()["results"]
-            if len(results) != len(batch):
-                raise RewardUnavailable(f"asked {len(batch)} rewards, got {len(results)}")
-            return [_scored(r) for r in results]
-        raise RewardUnavailable(f"reward service failed {self.max_attempts} times: {last!r}")
+                self.resent += len(todo)
+                time.sleep(self.retry_backoff_s * 2 ** min(attempt, 6))
+            answers = self._client.rewards([items[i] for i in todo], self.reward_settings)
+            for i, res in zip(todo, answers, strict=True):
+                results[i] = res
+            todo = [
+                i
+                for i in todo
+                if str(results[i].get("error") or "").startswith(self.UNDELIVERED)  # type: ignore[union-attr]
+            ]
+            if not todo:
+                return [_scored(r) for r in results if r is not None]
+        raise RewardUnavailable(
+            f"{len(todo)} rewards undelivered after {self.max_attempts} rounds: "
+            f"{results[todo[0]]!r}"
+        )
 
     def close(self) -> None:
-        self._pool.shutdown(wait=True)
         self._client.close()
 
 

@@ -293,6 +293,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         (out_dir / "config.toml").write_text(cfg.resolved_toml())
     seed = cfg.run.seed + 1000 * rank
     torch.manual_seed(seed)
+    if cfg.run.torch_threads:
+        torch.set_num_threads(cfg.run.torch_threads)
 
     tokenizer = AutoTokenizer.from_pretrained(cfg.model.path)
     pad_id = (

@@ -1,0 +1,25 @@
+"""Shared fixtures for the trainer tests: a tiny Llama and tokenizer built locally."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def toy_split() -> tuple[list[dict], list[dict]]:
+    from trainer import toyproblems
+
+    return toyproblems.make_split(seed=0, k_max=9)
+
+
+@pytest.fixture(scope="session")
+def tiny_model_dir(tmp_path_factory, toy_split) -> Path:
+    """A random tiny Llama (head_dim 64, untied embeddings) with a BPE tokenizer."""
+    pytest.importorskip("torch")
+    from trainer.tinymodel import build_tiny_model
+
+    train, heldout = toy_split
+    texts = [p["prompt"] + p["reference"] for p in train + heldout]
+    return build_tiny_model(tmp_path_factory.mktemp("tiny"), texts, hidden_size=64, layers=1)
