@@ -222,15 +222,20 @@ def redis_peers(value_set: str) -> list[dict[str, Any]]:
     return redis["external"]["networkPolicyPeers"]
 
 
-def assert_egress_only_redis_and_dns(value_set: str, rules: list[dict[str, Any]]) -> None:
+def assert_egress_only_redis(value_set: str, rules: list[dict[str, Any]]) -> None:
+    """Redis on its port, and DNS only when an external Redis must be resolved by name."""
     redis = values_of(value_set).get("redis", {})
-    redis_port = 6379 if redis.get("enabled", True) else redis["external"]["port"]
-    assert len(rules) == 2, rules
-    redis_rule, dns_rule = rules
+    in_chart = redis.get("enabled", True)
+    redis_port = 6379 if in_chart else redis["external"]["port"]
+    redis_rule, *rest = rules
     assert redis_rule == {
         "to": redis_peers(value_set),
         "ports": [{"protocol": "TCP", "port": redis_port}],
     }
+    if in_chart:
+        assert rest == []
+        return
+    (dns_rule,) = rest
     assert dns_rule["ports"] == DNS_PORTS
     (peer,) = dns_rule["to"]
     assert peer == {
@@ -344,7 +349,7 @@ def test_keda_scales_each_queue_on_its_own_redis_list():
 
 
 @pytest.mark.parametrize("value_set", VALUE_SETS)
-def test_worker_pods_reach_nothing_but_redis_and_dns(value_set):
+def test_worker_pods_reach_nothing_but_redis(value_set):
     workers = [d for d in of_kind(value_set, "Deployment") if "-worker-" in d["metadata"]["name"]]
     assert workers
     for worker in workers:
@@ -353,18 +358,49 @@ def test_worker_pods_reach_nothing_but_redis_and_dns(value_set):
         spec = policies[0]["spec"]
         assert sorted(spec["policyTypes"]) == ["Egress", "Ingress"]
         assert spec.get("ingress", []) == []
-        assert_egress_only_redis_and_dns(value_set, spec["egress"])
+        assert_egress_only_redis(value_set, spec["egress"])
 
 
 @pytest.mark.parametrize("value_set", VALUE_SETS)
-def test_gateway_accepts_only_its_port_and_reaches_only_redis_and_dns(value_set):
+def test_gateway_accepts_only_its_port_and_reaches_only_redis(value_set):
     gateway = component(value_set, "Deployment", f"{RELEASE}-codereward-gateway")
     (policy,) = policies_selecting(value_set, pod_labels(gateway))
     spec = policy["spec"]
     assert sorted(spec["policyTypes"]) == ["Egress", "Ingress"]
     (rule,) = spec["ingress"]
     assert rule["ports"] == [{"protocol": "TCP", "port": 8000}]
-    assert_egress_only_redis_and_dns(value_set, spec["egress"])
+    assert_egress_only_redis(value_set, spec["egress"])
+
+
+def test_in_chart_redis_is_reached_by_service_link_without_dns():
+    for name in (f"{RELEASE}-codereward-gateway", f"{RELEASE}-codereward-worker-python"):
+        spec = component("default", "Deployment", name)["spec"]["template"]["spec"]
+        url = env_of(spec["containers"][0])["CODEREWARD_BROKER_URL"]
+        assert spec["enableServiceLinks"] is True
+        assert url == (
+            "redis://:$(CODEREWARD_REDIS_PASSWORD)@$(REL_CODEREWARD_REDIS_SERVICE_HOST):6379/0"
+        )
+    assert component("default", "Service", f"{RELEASE}-codereward-redis")["spec"]["ports"] == [
+        {"name": "redis", "port": 6379, "targetPort": "redis", "protocol": "TCP"}
+    ]
+
+
+def test_external_redis_given_by_ip_leaves_workers_without_dns():
+    peers = [{"ipBlock": {"cidr": "10.20.0.5/32"}}]
+    docs = render_values(
+        {
+            "redis": {
+                "enabled": False,
+                "external": {"host": "10.20.0.5", "networkPolicyPeers": peers},
+            }
+        }
+    )
+    (policy,) = [
+        d
+        for d in docs
+        if d["kind"] == "NetworkPolicy" and d["metadata"]["name"].endswith("-worker")
+    ]
+    assert policy["spec"]["egress"] == [{"to": peers, "ports": [{"protocol": "TCP", "port": 6379}]}]
 
 
 @pytest.mark.parametrize("value_set", VALUE_SETS)

@@ -85,6 +85,25 @@ app.kubernetes.io/part-of: codereward
 {{- end }}
 {{- end }}
 
+{{/*
+The Redis host as the gateway and the workers see it. The in-chart Redis is reached by
+the Service IP that Kubernetes injects as <SERVICE>_SERVICE_HOST (service links, expanded
+by $(VAR) in the pod), so these pods need no DNS and their NetworkPolicies allow none. An
+external Redis given by name needs the cluster DNS.
+*/}}
+{{- define "codereward.brokerHost" -}}
+{{- if .Values.redis.enabled }}
+{{- printf "$(%s_SERVICE_HOST)" (include "codereward.componentName" (list . "redis") | upper | replace "-" "_") }}
+{{- else }}
+{{- include "codereward.redisHost" . }}
+{{- end }}
+{{- end }}
+
+{{/* "true" when the gateway and the workers must resolve a name to reach Redis. */}}
+{{- define "codereward.brokerNeedsDNS" -}}
+{{- if and (not .Values.redis.enabled) (not (regexMatch "^[0-9.]+$|:" .Values.redis.external.host)) }}true{{ end }}
+{{- end }}
+
 {{- define "codereward.redisPort" -}}
 {{- if .Values.redis.enabled }}{{ .Values.redis.port }}{{ else }}{{ .Values.redis.external.port }}{{ end }}
 {{- end }}
@@ -119,7 +138,7 @@ existingSecret's password must be URL-safe.
 {{- define "codereward.brokerEnv" -}}
 {{- $secret := include "codereward.redisSecretName" . }}
 {{- $scheme := ternary "rediss" "redis" (eq (include "codereward.redisTLS" .) "true") }}
-{{- $hostport := printf "%s:%s/%s" (include "codereward.redisHost" .) (include "codereward.redisPort" .) (include "codereward.redisDatabase" .) }}
+{{- $hostport := printf "%s:%s/%s" (include "codereward.brokerHost" .) (include "codereward.redisPort" .) (include "codereward.redisDatabase" .) }}
 {{- if $secret -}}
 - name: CODEREWARD_REDIS_PASSWORD
   valueFrom:
@@ -171,7 +190,7 @@ existingSecret's password must be URL-safe.
 {{- end }}
 {{- end }}
 
-{{/* Egress rules: Redis, then the cluster DNS. */}}
+{{/* Egress rule to Redis. */}}
 {{- define "codereward.redisEgress" -}}
 - to:
     {{- include "codereward.redisPeers" . | nindent 4 }}
