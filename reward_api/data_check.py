@@ -226,7 +226,9 @@ class _Index:
 
 
 def find_duplicates(
-    problems: Sequence[Problem], settings: CheckSettings | None = None
+    problems: Sequence[Problem],
+    settings: CheckSettings | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[Match]:
     """Duplicate pairs within ``problems`` (each pair once, in input order)."""
     s = settings or CheckSettings()
@@ -240,11 +242,16 @@ def find_duplicates(
             if m is not None:
                 matches.append(m)
         index.add(p.id, sig)
+        if progress:
+            progress(1)
     return matches
 
 
 def find_overlap(
-    problems: Sequence[Problem], against: Sequence[Problem], settings: CheckSettings | None = None
+    problems: Sequence[Problem],
+    against: Sequence[Problem],
+    settings: CheckSettings | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> list[Match]:
     """Pairs (problem, against-problem) that duplicate each other across the two sets."""
     s = settings or CheckSettings()
@@ -258,6 +265,8 @@ def find_overlap(
             m = judge_pair(sig, index.sigs[other], s)
             if m is not None:
                 matches.append(m)
+        if progress:
+            progress(1)
     return matches
 
 
@@ -346,7 +355,7 @@ def run_references(
     from reward_api.pipeline import Job
 
     jobs = [
-        Job(p, Sample(problem_id=p.id, sample_id="reference", code=p.reference))
+        Job(p, Sample(problem_id=p.id, sample_id="reference", code=p.reference, completion=None))
         for p in problems
         if p.reference
     ]
@@ -371,13 +380,18 @@ def check_problems(
     against: Sequence[Problem] | None = None,
     settings: CheckSettings | None = None,
     references: ReferenceRuns | None = None,
+    progress: Callable[[int], object] | None = None,
 ) -> dict[str, Any]:
-    """The JSON report (see the module docstring); ``references`` is None to skip the sandbox."""
+    """The JSON report (see the module docstring); ``references`` is None to skip the sandbox.
+
+    ``progress(n)`` is called as problems are compared (once per problem for duplicates,
+    once more per problem for overlap).
+    """
     s = settings or CheckSettings()
     ids = [p.id for p in problems]
     counts = [len(p.tests) for p in problems]
-    dups = find_duplicates(problems, s)
-    overlap = find_overlap(problems, against, s) if against is not None else []
+    dups = find_duplicates(problems, s, progress)
+    overlap = find_overlap(problems, against, s, progress) if against is not None else []
     report: dict[str, Any] = {
         "problems": len(problems),
         "min_tests": s.min_tests,

@@ -105,8 +105,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                 problems, verifier, settings.runs, on_result=lambda i, r: bar.update(1)
             )
         bar.close()
-    print("comparing problems for duplicates and overlap", file=sys.stderr)
-    report = data_check.check_problems(problems, against, settings, references)
+    steps = len(problems) * (2 if against is not None else 1)
+    bar = tqdm(total=steps, desc="duplicates", unit="problem", file=sys.stderr, disable=args.quiet)
+    report = data_check.check_problems(problems, against, settings, references, bar.update)
+    bar.close()
     json_path, md_path, folder, prefix = report_paths(args.output or "data-check")
     if references is not None:
         report["logs"] = data_check.write_logs(references, report, folder / f"{prefix}logs")

@@ -61,4 +61,6 @@ class Conversion:
         self.problems.append(problem)
         for j, code in enumerate(solutions or []):
             sample_id = "reference" if j == 0 else f"solution-{j}"
-            self.samples.append(Sample(problem_id=problem.id, sample_id=sample_id, code=code))
+            self.samples.append(
+                Sample(problem_id=problem.id, sample_id=sample_id, code=code, completion=None)
+            )

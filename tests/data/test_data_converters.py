@@ -114,7 +114,7 @@ def test_mbpp_plus_float_outputs_get_atol_and_failing_inputs_are_counted():
 def test_mbpp_plus_outputs_ordered_by_the_hash_seed_are_compared_sorted():
     problems, _, report = convert("mbpp_plus", FIXTURES / "mbpp_plus.jsonl")
     words = by_id(problems)["Mbpp/9204"]
-    assert [t.code for t in words.tests][0] == (
+    assert words.tests[0].code == (
         "assert sorted(distinct_words(['apple', 'pear', 'apple', 'fig'])) == ['apple', 'fig', 'pear']"
     )
     assert report["counts"]["order_free_asserts"] >= 3  # ["kiwi"] may keep its order
