@@ -488,6 +488,12 @@ def test_existing_secrets_replace_the_chart_made_ones():
     )
 
 
+def test_a_single_gateway_gets_no_disruption_budget_that_would_block_drains():
+    single = {"gateway": {"autoscaling": {"enabled": False}, "replicaCount": 1}}
+    assert [d for d in render_values(single) if d["kind"] == "PodDisruptionBudget"] == []
+    assert len(of_kind("default", "PodDisruptionBudget")) == 1
+
+
 def test_trainer_is_off_by_default():
     assert of_kind("default", "Job") == []
 
