@@ -8,4 +8,4 @@ test-static: $(VENV)/.installed ## static-analysis and scoring tests (rules, bat
 	$(BIN)/pytest -q tests/static $(PYTEST_ARGS)
 
 bench-static: $(VENV)/.installed ## ms per program: batched semgrep-core scan vs one semgrep CLI call per program
-	$(PY) -c 'import json; from reward_api.static import bench_static; print(json.dumps(bench_static(), indent=2))'
+	$(PY) -m reward_api.bench_static

@@ -21,7 +21,7 @@ scanned by ONE run of the matching engine itself, ``semgrep-core`` (shipped insi
 semgrep wheel), with the wanted rule files merged into one JSON rule file: about 60 ms of
 fixed cost instead of seconds, the same rules, the same results (a test compares the two
 engines). ``engine="cli"`` drives the command line instead, for that test and for the
-baseline ``bench_static`` prints. Measured at batch 64 on 17-line programs (2 shared
+baseline ``reward_api.bench_static`` prints. Measured at batch 64 on 17-line programs (2 shared
 cores, load 9 to 14): all rules 3.4 to 4.2 ms of CPU per program (10 to 16 ms wall),
 the gate alone 1.8 ms of CPU (6 to 10 ms wall), the CLI once per program 1.1 to 3.7 s.
 
@@ -63,12 +63,10 @@ import hashlib
 import json
 import os
 import re
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -391,162 +389,3 @@ def _is_parse_error(error: dict[str, Any]) -> bool:
     if isinstance(kind, list):
         kind = kind[0] if kind else ""
     return "syntax" in str(kind).lower() or "pars" in str(kind).lower()
-
-
-def bench_static(n: int = 64, per_call_samples: int = 3) -> dict[str, float]:
-    """Milliseconds per program: one engine call for ``n`` programs vs one call each.
-
-    ``batched_ms_per_program``: the production path with every rule (semgrep-core, one
-    call per batch, all three categories, as preset ``hard`` scans).
-    ``batched_gate_ms_per_program``: the hack gate alone (``reward_hacking`` rules and the
-    prefilter, as presets ``default`` and ``easy`` scan).
-    ``per_call_ms_per_program``: the naive baseline, the semgrep CLI once per program,
-    timed on ``per_call_samples`` programs because each call costs seconds.
-    ``*_cpu_ms_per_program``: the engine's CPU time (user + system), which does not grow
-    when other processes share the cores; the other figures are wall-clock.
-    """
-    programs = bench_programs(n)
-    scan_programs(programs[:2])  # warm the page cache and the merged rule files
-    scan_programs(programs[:2], categories=(HACKING,))
-    out: dict[str, float] = {"n": float(n)}
-    runs: tuple[tuple[str, Engine, tuple[str, ...]], ...] = (
-        ("batched", "core", CATEGORIES),
-        ("batched_gate", "core", (HACKING,)),
-        ("batched_cli", "cli", CATEGORIES),
-    )
-    for key, engine, categories in runs:
-        cpu0 = _children_cpu_s()
-        t0 = time.perf_counter()
-        scan_programs(programs, engine=engine, categories=categories)
-        out[f"{key}_ms_per_program"] = round((time.perf_counter() - t0) * 1000 / n, 2)
-        out[f"{key}_cpu_ms_per_program"] = round((_children_cpu_s() - cpu0) * 1000 / n, 2)
-    k = max(1, min(per_call_samples, n))
-    per_call: tuple[tuple[str, Engine], ...] = (("per_call_core", "core"), ("per_call", "cli"))
-    for key, engine in per_call:
-        t0 = time.perf_counter()
-        for program in programs[:k]:
-            scan_program(program, engine=engine)
-        out[f"{key}_ms_per_program"] = round((time.perf_counter() - t0) * 1000 / k, 2)
-    out["mean_program_lines"] = round(sum(p.count("\n") for p in programs) / n, 1)
-    return out
-
-
-def _children_cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-_BENCH_PROGRAMS = (
-    """import sys
-from collections import defaultdict
-
-
-def solve(n, edges):
-    graph = defaultdict(list)
-    for u, v in edges:
-        graph[u].append(v)
-        graph[v].append(u)
-    seen = [False] * (n + 1)
-    components = 0
-    for start in range(1, n + 1):
-        if seen[start]:
-            continue
-        components += 1
-        stack = [start]
-        seen[start] = True
-        while stack:
-            u = stack.pop()
-            for v in graph[u]:
-                if not seen[v]:
-                    seen[v] = True
-                    stack.append(v)
-    return components
-
-
-def main():
-    data = sys.stdin.read().split()
-    n, m = int(data[0]), int(data[1])
-    edges = [(int(data[2 + 2 * i]), int(data[3 + 2 * i])) for i in range(m)]
-    print(solve(n, edges))
-
-
-main()
-""",
-    """def longest_common_subsequence(a, b):
-    rows, cols = len(a), len(b)
-    table = [[0] * (cols + 1) for _ in range(rows + 1)]
-    for i in range(1, rows + 1):
-        for j in range(1, cols + 1):
-            if a[i - 1] == b[j - 1]:
-                table[i][j] = table[i - 1][j - 1] + 1
-            else:
-                table[i][j] = max(table[i - 1][j], table[i][j - 1])
-    return table[rows][cols]
-""",
-    """import heapq
-
-
-class Solution:
-    def shortest(self, n, roads, source):
-        adj = [[] for _ in range(n)]
-        for u, v, w in roads:
-            adj[u].append((v, w))
-            adj[v].append((u, w))
-        dist = [float("inf")] * n
-        dist[source] = 0
-        heap = [(0, source)]
-        while heap:
-            d, u = heapq.heappop(heap)
-            if d > dist[u]:
-                continue
-            for v, w in adj[u]:
-                if d + w < dist[v]:
-                    dist[v] = d + w
-                    heapq.heappush(heap, (dist[v], v))
-        return [x if x != float("inf") else -1 for x in dist]
-""",
-    """n = int(input())
-values = list(map(int, input().split()))
-best = current = values[0]
-for x in values[1:]:
-    current = max(x, current + x)
-    best = max(best, current)
-if best < 0:
-    print(-1)
-    exit()
-print(best)
-""",
-    """def is_valid(s, cache={}):
-    pairs = {")": "(", "]": "[", "}": "{"}
-    stack = []
-    try:
-        for ch in s:
-            if ch in "([{":
-                stack.append(ch)
-            elif not stack or stack.pop() != pairs[ch]:
-                return False
-    except:
-        return False
-    return not stack
-""",
-    """import os
-
-
-def run_checks(paths):
-    results = []
-    for path in paths:
-        if path == None:
-            continue
-        results.append(os.system("wc -l " + path))
-    return results
-""",
-)
-
-
-def bench_programs(n: int) -> list[str]:
-    """``n`` realistic programs (10 to 35 lines; stdio and function style; some findings)."""
-    out = []
-    for i in range(n):
-        body = _BENCH_PROGRAMS[i % len(_BENCH_PROGRAMS)]
-        out.append(f"# candidate {i}\n" + body)
-    return out
