@@ -188,6 +188,10 @@ def write_curve(report: dict[str, Any], path: Path) -> Path:
     for k, v in marked:
         ax.annotate(f"{v:.3f}", (k, v), textcoords="offset points", xytext=(4, -10), fontsize=8)
     ax.set_xscale("log")
+    ticks = sorted({1, *report["k"], *([points[-1][0]] if points else [])})
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(t) for t in ticks])
+    ax.minorticks_off()
     ax.set_xlabel("k")
     ax.set_ylabel("pass@k")
     ax.set_ylim(0, 1.02)
