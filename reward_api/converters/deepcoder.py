@@ -45,7 +45,10 @@ def deepcoder_tests(
     if not isinstance(tests, list) or not tests:
         return [], "apps"
     if any("testtype" in t for t in tests):
-        return [case_test(t, meta.get("func_name")) for t in tests], "lcb"
+        return [
+            case_test(t, (t.get("metadata") or {}).get("func_name") or meta.get("func_name"))
+            for t in tests
+        ], "lcb"
     stdio = [t for t in tests if t.get("type", "stdin_stdout") != "function_call"]
     calls = [t for t in tests if t.get("type") == "function_call"]
     out: list[StdioTest | CallTest] = []
