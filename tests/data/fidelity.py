@@ -11,7 +11,8 @@ Importable helpers for tests and for the lead's checks::
 ``CODEREWARD_SHARED_DATA``, else ``../shared/data`` beside the repository, else
 ``/work/shared/data``) and returns the problems with one ``code`` sample per problem: its
 reference. ``every`` keeps one problem in ``every`` (a deterministic subset, to keep tests
-short). ``KNOWN_BROKEN`` lists references that fail for reasons of the data itself, each
+short). ``PYTHONPATH=. python tests/data/fidelity.py [name ...]`` prints it as a table.
+``KNOWN_BROKEN`` lists references that fail for reasons of the data itself, each
 with its reason; a converter bug must never be explained away there.
 """
 
@@ -101,3 +102,23 @@ def verify_references(
         else:
             out.broken[s.problem_id] = r.verdict.value
     return out
+
+
+def main(names: list[str]) -> int:
+    """Print, per shared file, how many references pass and which fail (and why)."""
+    status = 0
+    for name in names or sorted(SHARED_FILES):
+        problems, samples = convert_shared(name)
+        fidelity = verify_references(problems, samples)
+        print(f"{name}: {len(fidelity.accepted)}/{len(samples)} references accepted")
+        for pid, verdict in fidelity.broken.items():
+            reason = KNOWN_BROKEN.get(pid, "UNEXPLAINED")
+            print(f"  {pid}: {verdict} ({reason})")
+        status |= bool(fidelity.unexplained)
+    return status
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main(sys.argv[1:]))
