@@ -490,8 +490,12 @@ async def _retrying(op: Callable[[], Awaitable[None]], settings: ServiceSettings
 # ---------------------------------------------------------------- dependencies
 
 
-def get_gateway(request: Request) -> Gateway:
-    """The process's Gateway, made by the app's lifespan."""
+async def get_gateway(request: Request) -> Gateway:
+    """The process's Gateway, made by the app's lifespan.
+
+    ``async`` although it awaits nothing: FastAPI runs a plain ``def`` dependency on a
+    worker thread, and those hops were most of a cached request's cost.
+    """
     gw: Gateway = request.app.state.gateway
     return gw
 
