@@ -55,9 +55,13 @@ def split_check(test: str, entry_point: str) -> tuple[list[AssertTest], str]:
     body = list(check.body)
     if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]
+    # Imports at the top of the body (`import math`) move to the setup code.
+    imports: list[ast.stmt] = []
+    while body and isinstance(body[0], (ast.Import, ast.ImportFrom)):
+        imports.append(body.pop(0))
     if not body or not all(isinstance(n, ast.Assert) for n in body):
         return whole, ""
-    setup_nodes = [n for n in module.body if n is not check]
+    setup_nodes = [n for n in module.body if n is not check] + imports
     # Setup may only hold imports, constants and helper definitions, never calls to check.
     allowed = (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.FunctionDef, ast.ClassDef)
     if not all(isinstance(n, allowed) for n in setup_nodes):
