@@ -55,7 +55,7 @@ class CheckSettings:
     """Both similarities at or above this also make a duplicate."""
     min_shared_test_chars: int = 32
     """Shared tests must carry this many characters before they count as evidence."""
-    min_statement_chars: int = 20
+    min_statement_chars: int = 40
     """Normalised statements shorter than this are not compared."""
     num_perm: int = 128
     """MinHash permutations."""
