@@ -92,7 +92,8 @@ class Sampler:
         ro = self.cfg.rollout
         try:
             while not self.stop.is_set():
-                self.in_flight.acquire()
+                if not self.in_flight.acquire(timeout=0.2):
+                    continue
                 problems = self.rng.sample(
                     self.problems, min(ro.prompts_per_batch, len(self.problems))
                 )
@@ -114,6 +115,8 @@ class Sampler:
                 n_tokens = sum(len(c.token_ids) for g in groups for c in g)
                 self._add("time/generate", gen_s)
                 self._add("rollout/tokens", n_tokens)
+                if self.stop.is_set():
+                    break
                 future = self.reward_pool.submit(self._score, problems, groups, version, step)
                 future.add_done_callback(self._scored)
         except BaseException as exc:  # the thread's boundary: wake the learner with the cause
@@ -168,8 +171,8 @@ class Sampler:
 
     def close(self) -> None:
         self.stop.set()
+        self.thread.join(timeout=600)
         self.reward_pool.shutdown(wait=True, cancel_futures=True)
-        self.thread.join(timeout=60)
 
 
 def learner_update(
@@ -293,7 +296,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         (out_dir / "config.toml").write_text(cfg.resolved_toml())
     seed = cfg.run.seed + 1000 * rank
     torch.manual_seed(seed)
-    if cfg.run.torch_threads:
+    if cfg.run.torch_threads and torch.get_num_threads() != cfg.run.torch_threads:
+        # for threads started later too, set OMP_NUM_THREADS before torch is imported
         torch.set_num_threads(cfg.run.torch_threads)
 
     tokenizer = AutoTokenizer.from_pretrained(cfg.model.path)
