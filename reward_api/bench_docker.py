@@ -42,14 +42,20 @@ def _jobs(n_tests: int) -> list[Job]:
     samples = max(1, n_tests // TESTS_PER_SAMPLE)
     # distinct programs, so the verifier's de-duplication does not skip any of them
     return [
-        Job(problem, Sample(problem_id=problem.id, sample_id=str(i), code=PROGRAM + f"# {i}\n"))
+        Job(
+            problem,
+            Sample.model_validate(
+                {"problem_id": problem.id, "sample_id": str(i), "code": PROGRAM + f"# {i}\n"}
+            ),
+        )
         for i in range(samples)
     ]
 
 
 def _time_verifier(backend: str, jobs: list[Job], workers: int) -> dict[str, float]:
     t0 = time.perf_counter()
-    with Verifier(VerifierSettings(sandbox=backend, workers=workers)) as verifier:
+    settings = VerifierSettings.model_validate({"sandbox": backend, "workers": workers})
+    with Verifier(settings) as verifier:
         verifier.pool.warm()
         warm_at = time.perf_counter()
         results = verifier.verify(jobs)
@@ -113,7 +119,7 @@ def bench_docker(
     workers = workers or os.cpu_count() or 1
     jobs = _jobs(n_tests)
     n = len(jobs) * TESTS_PER_SAMPLE
-    image = VerifierSettings().docker_image
+    image = VerifierSettings.model_validate({}).docker_image
     docker = _time_verifier("docker", jobs, workers)
     spawn_s = _time_spawn(n, workers, shutil.which("python3") or sys.executable)
     run_n = max(1, min(docker_run_tests, n))
