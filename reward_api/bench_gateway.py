@@ -157,24 +157,30 @@ def _measure_mode(url: str, tag: str, rounds: dict[int, int]) -> dict[str, Any]:
         miss = load(url, bodies, CONCURRENCY, {})
         hit = load(url, bodies * max(1, 40 // rounds[batch]), CONCURRENCY, {})
         out[f"batch_{batch}"] = {"miss": miss, "hit": hit}
-    single = [{"items": _items(f"{tag}-1-0", 1)}] * 300
-    out["cached_single_item_c1"] = load(url, single, 1, {})
-    out["healthz_floor_p50_ms"] = _healthz_p50_ms(url, 300)
-    out["cached_single_item_over_healthz"] = round(
-        out["cached_single_item_c1"]["p50_ms"] / out["healthz_floor_p50_ms"], 3
-    )  # the cost of the cached path over the cheapest request the same server answers
+    hit_ms, floor_ms = _cached_vs_floor(url, {"items": _items(f"{tag}-1-0", 1)}, 300)
+    out["cached_single_item_p50_ms"] = hit_ms
+    out["healthz_floor_p50_ms"] = floor_ms
+    # The cached path over the cheapest request the same server answers, interleaved so
+    # both see the same machine load.
+    out["cached_single_item_over_healthz"] = round(hit_ms / floor_ms, 3)
     return out
 
 
-def _healthz_p50_ms(url: str, n: int) -> float:
-    """The floor: HTTP round trip to /healthz on the same server and client."""
-    latencies = []
+def _cached_vs_floor(url: str, body: dict[str, Any], n: int) -> tuple[float, float]:
+    """p50 ms of a cached single-item request and of /healthz, alternating, one client."""
+    hits: list[float] = []
+    floor: list[float] = []
     with httpx.Client(timeout=30) as client:
+        client.post(url + "/v1/rewards", json=body).raise_for_status()  # now cached
         for _ in range(n):
             t0 = time.perf_counter()
+            client.post(url + "/v1/rewards", json=body)
+            t1 = time.perf_counter()
             client.get(url + "/healthz")
-            latencies.append(time.perf_counter() - t0)
-    return round(_percentile(latencies, 0.5) * 1000, 3)
+            t2 = time.perf_counter()
+            hits.append(t1 - t0)
+            floor.append(t2 - t1)
+    return round(_percentile(hits, 0.5) * 1000, 3), round(_percentile(floor, 0.5) * 1000, 3)
 
 
 def _direct(n: int, settings: VerifierSettings) -> float:
@@ -218,8 +224,7 @@ def bench_gateway(quick: bool = False) -> dict[str, Any]:
     finally:
         procs.stop()
         shutil.rmtree(workdir, ignore_errors=True)
-    single = report["embedded"]["cached_single_item_c1"]
-    report["cached_single_item_p50_ms"] = single["p50_ms"]
+    report["cached_single_item_p50_ms"] = report["embedded"]["cached_single_item_p50_ms"]
     report["cached_single_item_p50_target_ms"] = 5.0
     return report
 
