@@ -24,13 +24,14 @@ if [ "$base" = runtime ]; then
   root=${RUNTIME_ROOT:?RUNTIME_ROOT is not set: run via 'make images'}
   stamp="$root/.codereward-runtime"
   [ -f "$stamp" ] || { echo "no runtime at $root: run 'make runtime'" >&2; exit 1; }
-  want=$(stat -c %Y "$stamp")
+  want="$(stat -c %Y "$stamp")-path"  # bump the suffix when the import changes
   have=$(docker image inspect -f '{{ index .Config.Labels "codereward.runtime.built" }}' \
          codereward/runtime-base:bookworm 2>/dev/null || true)
   if [ "$have" != "$want" ]; then
     echo "importing $root as codereward/runtime-base:bookworm" >&2
     tar -C "$root" --exclude=./proc/* --exclude=./sys/* -c . |
-      docker import --change "LABEL codereward.runtime.built=$want" - \
+      docker import --change "LABEL codereward.runtime.built=$want" \
+        --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" - \
         codereward/runtime-base:bookworm >/dev/null
   fi
   base=codereward/runtime-base:bookworm
@@ -47,5 +48,6 @@ if [ -n "$pip" ]; then
     -d "$ctx/wheels" numpy sortedcontainers
 fi
 sha=$(sha256sum "$runner" | cut -d' ' -f1)
-docker build -q --build-arg BASE="$base" --build-arg RUNNER_SHA256="$sha" -t "$tag" "$ctx" >/dev/null
+docker build -q --build-arg BASE="$base" --build-arg RUNNER_SHA256="$sha" -t "$tag" "$ctx" \
+  2> >(grep -v -iE "deprecated|buildx|BuildKit|^\s*$" >&2) >/dev/null
 echo "built $tag (base $base, runner $sha)" >&2
