@@ -71,7 +71,9 @@ def load_samples(path: str | Path, problems: dict[str, Problem]) -> list[Sample]
             except ValidationError as exc:
                 raise _field_error(f"{path}:{n}", exc) from None
             if sample.problem_id not in problems:
-                raise InputError(f"{path}:{n}: field 'problem_id': unknown problem {sample.problem_id!r}")
+                raise InputError(
+                    f"{path}:{n}: field 'problem_id': unknown problem {sample.problem_id!r}"
+                )
             samples.append(sample)
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
@@ -128,13 +130,11 @@ def cmd_verify(args: argparse.Namespace) -> int:
         tests_run = verifier.tests_run
     bar.close()
     seconds = time.perf_counter() - t0
-    out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout
-    try:
-        for result in results:
-            out.write(result.model_dump_json(exclude_none=True) + "\n")
-    finally:
-        if out is not sys.stdout:
-            out.close()
+    lines = "".join(r.model_dump_json(exclude_none=True) + "\n" for r in results)
+    if args.output:
+        Path(args.output).write_text(lines, encoding="utf-8")
+    else:
+        sys.stdout.write(lines)
     print(summary_line(results, seconds, tests_run), file=sys.stderr)
     return 0
 

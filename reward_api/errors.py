@@ -2,8 +2,10 @@
 
     CodeRewardError
     ├── InputError            bad input from a user (CLI: clear message, HTTP: 422)
-    │   └── ProblemNotFound   a sample names a problem id nobody registered
+    │   ├── ProblemNotFound   a sample names a problem id nobody registered
+    │   └── RewardSettingsError  bad --reward preset or settings file (reward_api.scoring)
     └── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
+        ├── StaticAnalysisError  semgrep-core failed (reward_api.static)
         ├── SandboxError      a cell died, hung or answered nonsense
         └── SandboxUnavailable the backend cannot start at all (missing runtime, no engine)
 """

