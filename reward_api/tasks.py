@@ -35,7 +35,8 @@ import os
 import socket
 import threading
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import redis
 from celery import Celery, Task
@@ -83,6 +84,9 @@ def make_celery(settings: ServiceSettings) -> Celery:
             "visibility_timeout": settings.visibility_timeout_s,
             "unacked_restore_interval": settings.restore_interval_s,
             "unacked_restore_throttle": 1,
+            # The restore sweep's lock; a lock left in Redis by an outage blocks every
+            # sweep until it expires (kombu's default is 300 s).
+            "unacked_mutex_expire": max(5, min(60, int(settings.visibility_timeout_s / 10))),
             "socket_timeout": 5,
             "socket_connect_timeout": 2,
         },
@@ -194,7 +198,8 @@ def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
     keys = [k for k, _, _ in items]
 
     # Idempotence: a redelivered task (its worker died) or a duplicate redoes nothing done.
-    done = {k: as_hit(r, s) for k, r, (_, _, s) in _zip_hits(cache.get_many(keys), items)}
+    hits = through_outage(state, lambda: cache.get_many(keys))
+    done = {k: as_hit(r, s) for k, r, (_, _, s) in _zip_hits(hits, items)}
     todo = [(k, p, s) for k, p, s in items if k not in done]
     if todo:
         try:
@@ -205,7 +210,7 @@ def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
             # The sandbox itself is unusable here (e.g. cannot start a cell).
             results = [_infra_result(s, f"sandbox unavailable: {exc}") for _, _, s in todo]
         fresh = {k: r for (k, _, _), r in zip(todo, results, strict=True)}
-        cache.put_many(fresh)
+        through_outage(state, lambda: cache.put_many(fresh))
         infra = [r for r in fresh.values() if r.verdict is Verdict.sandbox_error]
         if infra and task.request.retries < (task.max_retries or 0):
             # Finished items are in the cache; the retry redoes only the failed ones.
@@ -245,15 +250,29 @@ def _reply(state: _WorkerState, reply_to: str, chunk: int, results: dict[str, Re
 
 
 def _push(state: _WorkerState, reply_to: str, body: str) -> None:
+    def push() -> None:
+        pipe = state.redis().pipeline(transaction=True)
+        pipe.rpush(reply_to, body)
+        pipe.expire(reply_to, REPLY_TTL_S)
+        pipe.execute()
+
+    through_outage(state, push)
+
+
+T = TypeVar("T")
+
+
+def through_outage(state: _WorkerState, op: Callable[[], T]) -> T:
+    """Run a Redis operation, waiting out an outage (backoff) until the soft time limit.
+
+    A task that has verified its items keeps them: it waits for Redis to come back rather
+    than failing and leaving the work to a redelivery.
+    """
     delay = 0.2
     deadline = time.monotonic() + state.settings.task_soft_time_limit_s
     while True:
         try:
-            pipe = state.redis().pipeline(transaction=True)
-            pipe.rpush(reply_to, body)
-            pipe.expire(reply_to, REPLY_TTL_S)
-            pipe.execute()
-            return
+            return op()
         except (redis.ConnectionError, redis.TimeoutError):
             if time.monotonic() > deadline:
                 raise
