@@ -83,6 +83,13 @@ def shaped(v, shape):
         return {"tuple": tuple, "list": list, "set": set}[kind](inner)
     if kind == "dict" and isinstance(v, dict):
         return {k: shaped(x, shape.get("e")) for k, x in v.items()}
+    if kind in ("complex", "number") and isinstance(v, str):
+        import ast
+        try:
+            value = ast.literal_eval(v)
+            return complex(value) if kind == "complex" else value
+        except (ValueError, TypeError, SyntaxError):
+            return v
     return v
 
 def canonical(v):
@@ -295,7 +302,7 @@ def literal_shape(node: ast.expr) -> Shape | None:
     if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
         items = [literal_shape(e) for e in node.elts]
         kind = {ast.Tuple: "tuple", ast.List: "list", ast.Set: "set"}[type(node)]
-        if kind == "list" and not any(items):
+        if kind == "list" and not any(_needs_shaping(i) for i in items):
             return None
         shape: Shape = {"t": kind}
         if kind == "tuple":
@@ -304,8 +311,28 @@ def literal_shape(node: ast.expr) -> Shape | None:
         return shape
     if isinstance(node, ast.Dict):
         values = [literal_shape(v) for v in node.values]
-        return {"t": "dict", "e": values[0]} if any(values) else None
+        return {"t": "dict", "e": values[0]} if any(_needs_shaping(v) for v in values) else None
+    is_complex = isinstance(node, ast.Constant) and isinstance(node.value, complex)
+    if is_complex or (isinstance(node, ast.BinOp) and _complex_literal(node)):
+        return {"t": "complex"}  # JSON stored it as a string such as "1j"
+    if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+        return {"t": "number"}  # only acted on when JSON holds a string ("0" beside "1j")
     return None
+
+
+def _needs_shaping(shape: Shape | None) -> bool:
+    if not shape:
+        return False
+    if shape["t"] in ("tuple", "set", "complex"):
+        return True
+    return any(_needs_shaping(s) for s in [shape.get("e"), *shape.get("items", [])])
+
+
+def _complex_literal(node: ast.BinOp) -> bool:
+    try:
+        return isinstance(ast.literal_eval(node), complex)
+    except (ValueError, TypeError, SyntaxError):
+        return False
 
 
 def call_shapes(code: str, fn_name: str) -> list[Shape | None] | None:
@@ -324,7 +351,7 @@ def call_shapes(code: str, fn_name: str) -> list[Shape | None] | None:
             if any(isinstance(a, ast.Starred) for a in node.args):
                 return None
             shapes = [literal_shape(a) for a in node.args]
-            return shapes if any(shapes) else None
+            return shapes if any(_needs_shaping(s) for s in shapes) else None
     return None
 
 
