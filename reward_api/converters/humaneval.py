@@ -68,13 +68,15 @@ def convert_humaneval_plus(records: list[dict[str, Any]], conv: Conversion) -> N
         tests: list[Any] = call_tests(
             rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts
         )
+        dropped = len(ins) - len(tests)
         if len(check_tests) > 1:
             tests = list(check_tests) + tests
         if not tests:
             conv.report.skip(str(rec["task_id"]), "no_tests: no input gave a usable output")
             continue
         p = _problem(rec, tests, setup, "humaneval_plus")
+        assert p.metadata is not None
+        p.metadata.update(inputs=len(ins), inputs_dropped=dropped)
         if atol:
-            assert p.metadata is not None
             p.metadata["atol"] = atol
         conv.add(p, [p.reference or ""])

@@ -128,7 +128,11 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
             continue
         text = (rec.get("prompt") or "").strip().strip("'\"").strip()
         code = _clean(rec["canonical_solution"])
-        meta: dict[str, Any] = {"entry_point": rec["entry_point"], "inputs": len(ins)}
+        meta: dict[str, Any] = {
+            "entry_point": rec["entry_point"],
+            "inputs": len(ins),
+            "inputs_dropped": len(ins) - len(tests),
+        }
         if shape:
             conv.report.count("tuple_or_set_arguments")
             meta["argument_shapes"] = shape
