@@ -130,7 +130,10 @@ def _convert(records: list[dict[str, Any]], conv: Conversion, family: str) -> No
             conv.report.skip(pid, "no_tests")
             continue
         starter = rec.get("starter_code") or ""
-        tests, kind = build_tests(io, starter)
+        # APPS decides Solution().fn or fn from the program; the starter code says which.
+        raw = [x for x in solutions if isinstance(x, str)] if isinstance(solutions, list) else []
+        hint = starter if starter.strip() else (raw[0] if raw else "")
+        tests, kind = build_tests(io, hint)
         conv.report.count(f"kind:{kind}")
         meta = {
             k: rec[k]
