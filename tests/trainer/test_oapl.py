@@ -104,3 +104,23 @@ def test_grpo_loss_ignores_masked_tokens():
     mask = torch.tensor([[[1.0, 1.0, 0.0], [1.0, 0.0, 0.0]]])
     grpo_loss(lp, torch.zeros(1, 2, 3), torch.tensor([[1.0, 0.0]]), mask).backward()
     assert lp.grad[0, 0, 2] == 0 and lp.grad[0, 1, 1] == 0
+
+
+def test_gpu_bench_script_runs_a_tiny_model_on_cpu():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    argv = "--device cpu --layers 1 --hidden 64 --vocab 256 --groups 2 --group-size 2"
+    argv += " --prompt-len 4 --response-len 4 --steps 1"
+    proc = subprocess.run(
+        [sys.executable, "-m", "trainer.gpu_bench", *argv.split()],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    row = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert row["learner_tokens_per_s"] > 0
