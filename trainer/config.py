@@ -142,15 +142,15 @@ class CheckpointConfig(_Section):
 class TrainConfig(_Section):
     """The whole run; one TOML file with these sections."""
 
-    run: RunConfig = Field(default_factory=RunConfig)  # type: ignore[arg-type]
+    run: RunConfig = Field(default_factory=RunConfig)
     model: ModelConfig
     data: DataConfig
-    rollout: RolloutConfig = Field(default_factory=RolloutConfig)  # type: ignore[arg-type]
-    reward: RewardConfig = Field(default_factory=RewardConfig)  # type: ignore[arg-type]
-    algo: AlgoConfig = Field(default_factory=AlgoConfig)  # type: ignore[arg-type]
-    eval: EvalConfig = Field(default_factory=EvalConfig)  # type: ignore[arg-type]
-    log: LogConfig = Field(default_factory=LogConfig)  # type: ignore[arg-type]
-    checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)  # type: ignore[arg-type]
+    rollout: RolloutConfig = Field(default_factory=RolloutConfig)
+    reward: RewardConfig = Field(default_factory=RewardConfig)
+    algo: AlgoConfig = Field(default_factory=AlgoConfig)
+    eval: EvalConfig = Field(default_factory=EvalConfig)
+    log: LogConfig = Field(default_factory=LogConfig)
+    checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
 
     def resolved_toml(self) -> str:
         """The config with every default filled in, as TOML (None values left out)."""

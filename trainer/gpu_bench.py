@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from typing import Any
 
 PEAK_BF16_TFLOPS = {"H200": 989.0, "H100": 989.0, "A100": 312.0, "L40S": 362.0, "A10": 125.0}
 
@@ -59,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     config._attn_implementation = "sdpa"
     torch.manual_seed(0)
-    model = LlamaForCausalLM(config).to(device=device, dtype=torch.bfloat16)
+    model: Any = LlamaForCausalLM(config)
+    model.to(device=device, dtype=torch.bfloat16)
     if not args.no_checkpointing:
         model.gradient_checkpointing_enable()
     model.train()

@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 
 @dataclass
@@ -64,10 +64,11 @@ class TransformersEngine:
 
         self._torch = torch
         self.device = device
-        self.tokenizer = AutoTokenizer.from_pretrained(model_path)
+        self.tokenizer: Any = AutoTokenizer.from_pretrained(model_path)
         self.tokenizer.padding_side = "left"
-        self.model = AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
-        self.model.to(device).eval()
+        model: Any = AutoModelForCausalLM.from_pretrained(model_path, dtype=torch.float32)
+        self.model: Any = model.to(device)
+        self.model.eval()
 
     def generate(
         self, prompts: list[str], n: int, temperature: float, max_new_tokens: int, seed: int
@@ -142,7 +143,7 @@ class VLLMEngine:
         gpu_memory_utilization: float = 0.1,
         seed: int = 0,
         max_model_len: int = 256,
-        dtype: str = "float32",
+        dtype: Literal["auto", "bfloat16", "float32"] = "float32",
     ) -> None:
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
         from vllm import LLM
@@ -211,4 +212,5 @@ def make_engine(kind: str, model_path: str, **kwargs: Any) -> RolloutEngine:
     engines: dict[str, Any] = {"transformers": TransformersEngine, "vllm": VLLMEngine}
     if kind not in engines:
         raise ValueError(f"unknown engine {kind!r}; choose from {sorted(engines)}")
-    return engines[kind](model_path, **kwargs)  # type: ignore[no-any-return]
+    engine: RolloutEngine = engines[kind](model_path, **kwargs)
+    return engine

@@ -305,7 +305,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
         tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     )
     dtype = torch.bfloat16 if cfg.run.dtype == "bfloat16" else torch.float32
-    model = AutoModelForCausalLM.from_pretrained(cfg.model.path, dtype=dtype).to(device)
+    model: Any = AutoModelForCausalLM.from_pretrained(cfg.model.path, dtype=dtype)
+    model.to(device)
     model.train()
     optimizer = torch.optim.AdamW(
         model.parameters(), lr=cfg.algo.lr, weight_decay=cfg.algo.weight_decay
