@@ -91,7 +91,7 @@ def _as_json_plain(value: Any) -> Any:
 
 def _contains_objects(encoded: Any) -> bool:
     if isinstance(encoded, list):
-        if encoded and encoded[0] in ("o", "nd"):
+        if encoded and encoded[0] in ("o", "nd", "err"):
             return True
         return any(_contains_objects(x) for x in encoded)
     return False
@@ -181,7 +181,7 @@ def grade_report(
 def _safe_equal(a: Any, b: Any) -> bool:
     try:
         return bool(a == b)
-    except (ValueError, TypeError, RecursionError):
+    except (ValueError, TypeError, RecursionError, RuntimeError):
         return False
 
 
@@ -233,7 +233,7 @@ def _literal_holds(check: Check, got: Any) -> bool:
             return got is check.literal
         if check.op == "is not":
             return got is not check.literal
-    except (ValueError, TypeError, RecursionError):
+    except (ValueError, TypeError, RecursionError, RuntimeError):
         return False
     return False
 

@@ -20,8 +20,10 @@ imports, and test-level helper functions that use only trusted names. Everything
 program's. A conversion such as ``list(f(x))`` or ``sorted(f(x))`` is lifted whole, so
 generators and other honest iterables still compare as they would unsandboxed.
 
-Not liftable (reported, then run as written inside the sandbox): lift points under ``and``/
-``or``/``if-else`` (short-circuit order matters) or inside lambdas and comprehensions.
+Under ``and``/``or``/``if-else`` every operand's lift points are computed eagerly, each
+behind ``__cr_try__`` so that an exception becomes a value that raises only if the judge's
+short-circuit evaluation reaches it. Not liftable (run as written inside the sandbox, where
+completion is the pass signal): lift points inside lambdas and comprehensions.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 LIFT_FN = "__cr_lift__"
+TRY_FN = "__cr_try__"
+_NO_ARGS = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
 VALUES = "__cr_v"
 
 _CONVERTERS = frozenset(
@@ -115,6 +119,8 @@ def _free_names(node: ast.AST) -> set[str]:
 class _Splitter:
     def __init__(self, trusted: set[str]) -> None:
         self.trusted = trusted
+        self.guarded: set[int] = set()
+        """ids of points under and/or/if-else: evaluated eagerly, their errors deferred."""
 
     def is_trusted(self, node: ast.AST) -> bool:
         for n in ast.walk(node):
@@ -142,6 +148,17 @@ class _Splitter:
             return [node]
         if isinstance(node, ast.Starred):
             return self.points(node.value)
+        if isinstance(node, ast.BoolOp | ast.IfExp):
+            # short-circuit: every operand's points are computed, each behind a guard that
+            # turns its exception into a value that raises only if the judge touches it
+            found = [
+                p
+                for c in ast.iter_child_nodes(node)
+                if isinstance(c, ast.expr)
+                for p in self.points(c)
+            ]
+            self.guarded.update(id(p) for p in found)
+            return found
         if isinstance(
             node,
             ast.Compare
@@ -276,6 +293,16 @@ def lift(
                             func=ast.Name(id="bool", ctx=ast.Load()), args=[truth], keywords=[]
                         )
                     ]
+                points = [
+                    ast.Call(
+                        func=ast.Name(id=TRY_FN, ctx=ast.Load()),
+                        args=[ast.Lambda(args=_NO_ARGS, body=p)],
+                        keywords=[],
+                    )
+                    if id(p) in splitter.guarded
+                    else p
+                    for p in points
+                ]
                 call = ast.Call(
                     func=ast.Name(id=LIFT_FN, ctx=ast.Load()),
                     args=[ast.Constant(slot), ast.Tuple(elts=list(points), ctx=ast.Load())],

@@ -155,6 +155,36 @@ class Unencodable(Exception):
     pass
 
 
+class _Raised:
+    """What a guarded lift point became when it raised (short-circuit operands)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+
+def _guarded(fn):
+    try:
+        return fn()
+    except Exception as exc:
+        return _Raised(type(exc).__name__)
+
+
+class _Deferred:
+    """The judge's stand-in for a raised operand: using it raises, as the original would."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def _fail(self, *args, **kwargs):
+        raise RuntimeError("operand raised " + self.name)
+
+    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __len__ = _fail
+    __iter__ = __getitem__ = __contains__ = __add__ = __sub__ = __call__ = __getattr__ = _fail
+    __hash__ = None
+
+
 def _plain_base(t):
     """The builtin base of a subclass that overrides nothing that compares or converts."""
     for base in _BASES:
@@ -198,6 +228,8 @@ def make_encoder(trusted_classes):
         t = _type(v)
         if v is None or t is bool or t is str:
             return v
+        if t is _Raised:
+            return ["err", v.name]
         if t is int:
             return v if -(1 << 53) < v < (1 << 53) else ["i", int.__repr__(v)]
         if t is float:
@@ -275,6 +307,8 @@ def make_decoder(classes):
             return refs[x[1]]
         if tag == "i":
             return int(x[1])
+        if tag == "err":
+            return _Deferred(x[1])
         if tag == "f":
             return float(x[1])
         if tag == "c":
@@ -427,6 +461,7 @@ def _child_main(job, test):
                 _record({"slot": slot, "values": [encode(v) for v in values]})
 
             ns["__cr_lift__"] = lift
+            ns["__cr_try__"] = _guarded
             exec(test_code, ns)
         elif kind == "assert":
             exec(program, ns)
@@ -652,7 +687,10 @@ def _precompile(job):
     Compiling runs no program code; a program that does not compile is left to each test
     child, which reports the error as the program's.
     """
-    for src, dst, name in (("program", "_program_code", "<solution>"), ("setup", "_setup_code", "<setup>")):
+    for src, dst, name in (
+        ("program", "_program_code", "<solution>"),
+        ("setup", "_setup_code", "<setup>"),
+    ):
         if job.get(src):
             try:
                 job[dst] = compile(job[src], name, "exec")

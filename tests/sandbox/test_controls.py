@@ -169,3 +169,20 @@ def test_syntax_error_runs_nothing(verifier):
 
 def test_empty_program_is_no_code(verifier):
     assert run(verifier, ADD_CALL, "   \n").verdict.value == "no_code"
+
+
+def test_short_circuit_assertions_keep_their_semantics(verifier):
+    problem = {
+        "tests": [
+            {"type": "assert", "code": "assert f(1) == 1 or f(0) == 5"},
+            {"type": "assert", "code": "assert f(2) == 4 and f(3) == 9"},
+        ]
+    }
+    code = "def f(x):\n    if x == 0:\n        raise ValueError\n    return x * x\n"
+    assert run(verifier, problem, code).accepted
+
+
+def test_short_circuit_operand_that_raises_when_needed_fails(verifier):
+    problem = {"tests": [{"type": "assert", "code": "assert f(1) == 7 or f(0) == 5"}]}
+    code = "def f(x):\n    if x == 0:\n        raise ValueError\n    return x * x\n"
+    assert not run(verifier, problem, code).accepted

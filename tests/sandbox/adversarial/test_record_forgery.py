@@ -26,3 +26,8 @@ def test_forged_records_do_not_pass_call_tests(verifier):
 
 def test_forged_records_do_not_pass_assert_tests(verifier):
     assert run(verifier, ADD_ASSERT, HACK).passed == 0
+
+
+def test_forged_done_does_not_pass_short_circuit_asserts(verifier):
+    problem = {"tests": [{"type": "assert", "code": "assert add(1, 2) == 3 or add(2, 2) == 4"}]}
+    assert not run(verifier, problem, HACK).accepted
