@@ -2,4 +2,5 @@
 
 from trainer.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # vLLM's spawned workers re-import the main module
+    raise SystemExit(main())

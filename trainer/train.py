@@ -275,8 +275,12 @@ def sync_engine(
     return gap
 
 
-def train(cfg: TrainConfig) -> dict[str, Any]:
-    """Run the configured training; returns the last metrics and the eval history."""
+def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, Any]:
+    """Run the configured training; returns the last metrics and the eval history.
+
+    ``engine``: an engine already built from ``cfg.model.path`` (vLLM must be built in the
+    main module); by default the one ``cfg.rollout.engine`` names. The run closes it.
+    """
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     # -- set-up: run folder, distributed, learner, optimizer, resume ------------------------
@@ -337,7 +341,6 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
     learner_step = [state["step"]]
 
     # -- rollouts: an engine and its sampler thread, or an offline dataset ----------------
-    engine: RolloutEngine | None = None
     sampler: Sampler | None = None
     check_prompts = [
         cfg.data.prompt_template.format(prompt=p["prompt"])
@@ -371,7 +374,8 @@ def train(cfg: TrainConfig) -> dict[str, Any]:
             if cfg.rollout.engine == "vllm"
             else {"device": device}
         )
-        engine = make_engine(cfg.rollout.engine, cfg.model.path, **engine_kwargs)
+        if engine is None:
+            engine = make_engine(cfg.rollout.engine, cfg.model.path, **engine_kwargs)
         if found is not None:  # the engine starts from the resumed weights
             sync_engine(cfg, model, engine, out_dir, pad_id, check_prompts, seed)
         sampler = Sampler(cfg, engine, rewards, buffer, problems, learner_step, seed).start()

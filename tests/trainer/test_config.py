@@ -98,3 +98,19 @@ def test_dry_run_reports_an_invalid_config(tmp_path):
     from trainer.cli import main
 
     assert main(["train", str(_write(tmp_path, MINIMAL + "[run]\nstep = 3\n")), "--dry-run"]) == 2
+
+
+def test_codereward_cli_with_train_registered_imports_no_torch():
+    code = (
+        "import sys\n"
+        "from reward_api.cli import build_parser\n"
+        "parser = build_parser()\n"
+        "args = parser.parse_args(['train', 'x.toml', '--dry-run'])\n"
+        "assert args.func.__module__ == 'trainer.cli'\n"
+        "heavy = [m for m in ('torch', 'transformers', 'vllm') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr

@@ -1,4 +1,5 @@
-"""The vLLM engine on this CPU: sampling with log-probs, and a weight sync verified by log-probs.
+"""The vLLM engine on this CPU: sampling with log-probs, a weight sync verified by log-probs,
+and two steps of the training loop with vLLM as its engine.
 
 vLLM spawns worker processes, so the engine is built in a child script under
 ``if __name__ == "__main__"``; the script prints one JSON line of measurements.
@@ -62,9 +63,29 @@ SCRIPT = textwrap.dedent(
         )
         check = sync_engine(cfg, learner, engine, out_dir, pad, prompts, seed=2)
         after = gap(engine.generate(prompts, 3, 1.0, 12, seed=3))
+
+        # the same engine inside the training loop: two steps, a verified sync after each
+        from trainer import toyproblems
+        from trainer.train import train
+
+        problems = toyproblems.make_split(seed=0, k_max=9)[0][:4]
+        toyproblems.write_jsonl(out_dir / "train.jsonl", problems)
+        run_cfg = TrainConfig.model_validate(
+            {"run": {"out_dir": str(out_dir / "run"), "steps": 2, "torch_threads": 1},
+             "model": {"path": model_dir}, "data": {"problems": str(out_dir / "train.jsonl")},
+             "rollout": {"engine": "vllm", "group_size": 2, "prompts_per_batch": 2,
+                         "max_new_tokens": 12, "sync_check_tolerance": 1e-3},
+             "algo": {"groups_per_step": 2, "sync_every_steps": 1, "lr": 1e-3},
+             "log": {"tensorboard": False}, "checkpoint": {"every_steps": 0}}
+        )
+        # the learner has drifted from model_dir; reload the engine to match the run's start
+        engine.load_weights(Path(model_dir))
+        run = train(run_cfg, engine=engine)
+        rows = [json.loads(x) for x in (out_dir / "run" / "metrics.jsonl").read_text().splitlines()]
+        gaps = [r["sync/logprob_gap"] for r in rows if "sync/logprob_gap" in r]
         print("RESULT " + json.dumps(
             {"shape": shape, "lengths": lengths, "before": before, "stale": stale,
-             "check": check, "after": after}
+             "check": check, "after": after, "train_steps": run["step"], "train_gaps": gaps}
         ))
     """
 )
@@ -91,3 +112,5 @@ def test_vllm_engine_samples_and_syncs_weights(tiny_model_dir, tmp_path):
     assert result["stale"] > 1e-2  # the learner moved; the engine still has the old weights
     assert result["check"] < 1e-3  # sync_engine's own check after the reload
     assert result["after"] < 1e-3  # and fresh samples agree too
+    assert result["train_steps"] == 2
+    assert len(result["train_gaps"]) == 2 and max(result["train_gaps"]) < 1e-3
