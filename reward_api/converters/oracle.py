@@ -92,6 +92,19 @@ def shaped(v, shape):
             return v
     return v
 
+def too_large(v, limit):
+    stack, seen = [v], 0
+    while stack:
+        x = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(x, (list, tuple, set, frozenset)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+    return False
+
 def canonical(v):
     # repr, with set elements sorted where they can be, so outputs do not depend on the hash seed
     if isinstance(v, (set, frozenset)):
@@ -143,6 +156,10 @@ for i, args in enumerate(job["inputs"]):
         signal.setitimer(signal.ITIMER_REAL, 0)
         rec = {"i": i, "status": "error", "detail": type(e).__name__}
     else:
+        if too_large(value, job["max_nodes"]):
+            out.write(json.dumps({"i": i, "status": "too_large"}) + "\n")
+            out.flush()
+            continue
         rec = {"i": i, "status": "ok", "args_repr": args_repr, "repr": literal(value)}
         if isinstance(value, (list, tuple)):
             try:
@@ -183,7 +200,7 @@ class OracleOutput:
     """The reference's element order depends on the hash seed: compare ``sorted`` outputs."""
 
 
-def _run_once(job: dict[str, Any], hash_seed: int, total_s: float) -> list[OracleOutput]:
+def _run_child(job: dict[str, Any], hash_seed: int, total_s: float) -> list[OracleOutput | None]:
     n = len(job["inputs"])
     env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONHASHSEED": str(hash_seed)}
     try:
@@ -201,7 +218,7 @@ def _run_once(job: dict[str, Any], hash_seed: int, total_s: float) -> list[Oracl
     except subprocess.TimeoutExpired as e:
         raw = e.stdout or b""
         stdout = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
-    results = [OracleOutput("missing", detail="reference process ended early")] * n
+    results: list[OracleOutput | None] = [None] * n
     for line in stdout.splitlines():
         try:
             rec = json.loads(line)
@@ -219,6 +236,24 @@ def _run_once(job: dict[str, Any], hash_seed: int, total_s: float) -> list[Oracl
             sorted_literal=rec.get("sorted_repr"),
         )
     return results
+
+
+def _run_once(job: dict[str, Any], hash_seed: int, total_s: float) -> list[OracleOutput]:
+    """All inputs; when the process dies or runs out of time, the input it was on is
+    marked ``missing`` and a fresh process resumes after it."""
+    n = len(job["inputs"])
+    results: list[OracleOutput | None] = [None] * n
+    start = 0
+    while start < n:
+        part = _run_child({**job, "inputs": job["inputs"][start:]}, hash_seed, total_s)
+        for i, r in enumerate(part):
+            results[start + i] = r
+        done = next((i for i, r in enumerate(part) if r is None), len(part))
+        if done == len(part):
+            break
+        results[start + done] = OracleOutput("missing", detail="reference process ended early")
+        start += done + 1
+    return [r or OracleOutput("missing") for r in results]
 
 
 def _merge(first: OracleOutput, second: OracleOutput, order_free: bool) -> OracleOutput:
@@ -259,6 +294,7 @@ def run_reference(
         "inputs": inputs,
         "call_s": call_s,
         "memory_mb": memory_mb,
+        "max_nodes": MAX_OUTPUT_NODES,
     }
     first = _run_once(job, 0, total_s)
     second = _run_once(job, 1, total_s)
@@ -355,6 +391,35 @@ def call_shapes(code: str, fn_name: str) -> list[Shape | None] | None:
     return None
 
 
+def py_literal(v: Any) -> str:
+    """Python source for a JSON value; ``repr`` except non-finite floats (``float('inf')``)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        return f"float({repr(v)!r})"
+    if isinstance(v, list):
+        return "[" + ", ".join(py_literal(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k!r}: {py_literal(x)}" for k, x in v.items()) + "}"
+    return repr(v)
+
+
+MAX_OUTPUT_NODES = 500_000
+"""Outputs with more values than this are dropped: too large to grade (and to store) well."""
+
+
+def _too_large(v: Any, limit: int = MAX_OUTPUT_NODES) -> bool:
+    stack, seen = [v], 0
+    while stack:
+        x = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(x, (list, tuple)):
+            stack.extend(x)
+        elif isinstance(x, dict):
+            stack.extend(x.values())
+    return False
+
+
 def _is_float_scalar(v: Any) -> bool:
     return isinstance(v, float) and math.isfinite(v)
 
@@ -382,10 +447,13 @@ def call_tests(
         if out.status != "ok":
             counts[f"inputs_dropped:{out.status}"] += 1
             continue
+        if _too_large(out.value) or len(out.literal or "") > 8 * MAX_OUTPUT_NODES:
+            counts["inputs_dropped:too_large"] += 1
+            continue
         if out.args_literal is not None:
             arg_text = out.args_literal[1:-1].rstrip(",")
         else:
-            arg_text = ", ".join(repr(a) for a in args)
+            arg_text = ", ".join(py_literal(a) for a in args)
         call = f"{fn_name}({arg_text})"
         numeric = isinstance(out.value, (int, float)) and not isinstance(out.value, bool)
         if out.order_free and out.sorted_literal is not None:
