@@ -1,0 +1,58 @@
+"""The EvalPlus oracle: expected outputs from a trusted reference, and what it refuses to guess."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from reward_api.converters.oracle import MAX_OUTPUT_NODES, call_shapes, call_tests, run_reference
+from reward_api.schemas import AssertTest, CallTest
+
+CODE = """
+import os
+def f(x):
+    if x == -1:
+        os._exit(3)          # the process dies on this input
+    if x == -2:
+        return {1, 2}        # a set: only a Python literal represents it
+    if x == -3:
+        return object()      # nothing represents it
+    if x == -4:
+        return [0] * (MAX + 1)
+    if x == -5:
+        raise ValueError(x)
+    return x * 2
+""".replace("MAX", str(MAX_OUTPUT_NODES))
+
+
+def test_outputs_statuses_and_resume_after_the_process_dies():
+    outs = run_reference(CODE, "f", [[1], [-1], [2], [-2], [-3], [-4], [-5], [3]])
+    assert [o.status for o in outs] == [
+        "ok", "missing", "ok", "ok", "unjsonable", "too_large", "error", "ok",
+    ]  # fmt: skip
+    assert [outs[i].value for i in (0, 2, 7)] == [2, 4, 6]
+
+
+def test_call_tests_choose_call_literal_or_tolerance_and_count_the_rest():
+    inputs = [[1], [-2], [-3], [0.5]]
+    outs = run_reference(CODE, "f", inputs)
+    counts: Counter[str] = Counter()
+    tests = call_tests("f", inputs, outs, counts=counts)
+    assert isinstance(tests[0], CallTest) and tests[0].output == 2
+    assert isinstance(tests[1], AssertTest) and tests[1].code == "assert f(-2) == {1, 2}"
+    assert isinstance(tests[2], AssertTest) and tests[2].code == "assert abs(f(0.5) - 1.0) <= 1e-06"
+    assert counts == Counter(
+        {"inputs_dropped:unjsonable": 1, "literal_asserts": 1, "float_tolerance_asserts": 1}
+    )
+
+
+def test_non_finite_float_arguments_are_written_as_float_calls():
+    inputs = [[float("inf")]]
+    outs = run_reference("def g(x):\n    return 0.5\n", "g", inputs)
+    (test,) = call_tests("g", inputs, outs)
+    assert test.code == "assert abs(g(float('inf')) - 0.5) <= 1e-06"
+
+
+def test_shapes_come_from_tuple_set_and_complex_literals_only():
+    assert call_shapes("assert f([1, 2], 3) == 3", "f") is None
+    shapes = call_shapes("assert f((1, 2), [(3, 4)], {5}, 1j, 7) == 0", "f")
+    assert [s and s["t"] for s in shapes] == ["tuple", "list", "set", "complex", "number"]
