@@ -299,6 +299,8 @@ class ReferenceRuns:
     """Verdicts of every reference over ``runs`` runs."""
 
     results: dict[str, list[Result]] = field(default_factory=dict)
+    confirmations: dict[str, Result] = field(default_factory=dict)
+    """Alone-on-the-machine reruns of references that failed every run by time limit only."""
 
     def verdicts(self, pid: str) -> list[list[str]]:
         """Per run, the per-test verdicts."""
@@ -310,8 +312,25 @@ class ReferenceRuns:
         for pid, runs in self.results.items():
             real = [r for r in runs if r.verdict is not Verdict.sandbox_error]
             if real and not any(r.accepted for r in real) and not self._changed(pid):
-                out.append(pid)
+                confirmed = self.confirmations.get(pid)
+                if confirmed is None or not confirmed.accepted:
+                    out.append(pid)
         return out
+
+    def slow(self) -> list[str]:
+        """References that ran out of time in every run but passed when run alone."""
+        return [pid for pid, r in self.confirmations.items() if r.accepted]
+
+    def timed_out_only(self, pid: str) -> bool:
+        """Every run failed, and only by the time limit (later tests skipped)."""
+        runs = self.results[pid]
+        allowed = {Verdict.accepted, Verdict.timeout, Verdict.skipped}
+        return bool(runs) and all(
+            not r.accepted
+            and r.verdict is Verdict.timeout
+            and all(t.verdict in allowed for t in r.tests)
+            for r in runs
+        )
 
     def unverified(self) -> list[str]:
         """References whose every run ended in a sandbox error (infrastructure, not the program)."""
@@ -351,7 +370,11 @@ def run_references(
     runs: int = 2,
     on_result: Callable[[int, Result], None] | None = None,
 ) -> ReferenceRuns:
-    """Run each problem's reference ``runs`` times in the verifier's sandbox."""
+    """Run each problem's reference ``runs`` times in the verifier's sandbox.
+
+    References that failed every run by time limit alone get one more run, by themselves;
+    passing it makes them ``slow``, not broken.
+    """
     from reward_api.pipeline import Job
 
     jobs = [
@@ -363,6 +386,11 @@ def run_references(
     for _ in range(runs):
         for job, result in zip(jobs, verifier.verify(jobs, on_result=on_result), strict=True):
             out.results[job.problem.id].append(result)
+    # A reference that only ever ran out of time may be slow rather than wrong, and the
+    # runs above shared the machine: rerun each such reference alone before calling it broken.
+    for job in jobs:
+        if out.timed_out_only(job.problem.id):
+            out.confirmations[job.problem.id] = verifier.verify([job])[0]
     return out
 
 
@@ -415,6 +443,7 @@ def check_problems(
         "flaky": [],
         "flaky_details": {},
         "unverified_references": [],
+        "slow_references": [],
         "reference_verdicts": {},
         "settings": {k: getattr(s, k) for k in s.__dataclass_fields__},
     }
@@ -443,6 +472,7 @@ def check_problems(
         report["unverified_references"] = [
             pid for pid in ids if pid in set(references.unverified())
         ]
+        report["slow_references"] = [pid for pid in ids if pid in set(references.slow())]
         report["reference_verdicts"] = dict(
             Counter(runs[0].verdict.value for runs in references.results.values()).most_common()
         )
@@ -568,6 +598,7 @@ def render_markdown(report: dict[str, Any], charts: list[Path]) -> str:
             len(report["broken_references"]) if report["references_run"] else "not run",
         ),
         ("flaky", len(report["flaky"]) if report["references_run"] else "not run"),
+        ("slow references (passed when rerun alone)", len(report["slow_references"])),
     ]
     if "filtered" in report:
         rows.append(("kept by --filter", report["filtered"]["kept"]))

@@ -209,3 +209,26 @@ def test_check_cli_writes_reports_charts_logs_and_the_filtered_set(tmp_path):
     assert "![tests_per_problem](tests_per_problem.png)" in (out / "report.md").read_text()
     kept = [json.loads(line)["id"] for line in filtered.read_text().splitlines()]
     assert kept == [p.id for p in base if p.id != base[1].id]
+
+
+def test_a_reference_slow_only_under_load_is_slow_not_broken():
+    A, T, S = Verdict.accepted, Verdict.timeout, Verdict.skipped
+    runs = ReferenceRuns({"slow": [_result([A, T, S]), _result([A, T, S])]})
+    assert runs.timed_out_only("slow")
+    assert runs.broken() == ["slow"]  # until it is rerun alone
+    runs.confirmations["slow"] = _result([A, A, A])
+    assert runs.broken() == [] and runs.slow() == ["slow"]
+
+
+def test_an_endless_reference_stays_broken_after_its_rerun(verifier):
+    endless = Problem(
+        id="planted/endless",
+        tests=[AssertTest(code="assert f() == 1")],
+        reference="def f():\n    while True:\n        pass\n",
+        limits={"time_s": 1},
+    )
+    refs = run_references([endless], verifier, runs=1)
+    assert "planted/endless" in refs.confirmations
+    report = check_problems([endless], references=refs)
+    assert report["broken_references"] == ["planted/endless"]
+    assert report["slow_references"] == []
