@@ -7,7 +7,9 @@
 - which problems duplicate each other, exactly or nearly, and which overlap an
   ``against`` set (train/eval contamination);
 - which reference solutions fail in the sandbox (with their verdicts and logs), and which
-  tests are flaky (a verdict that changes between two runs of the same reference);
+  tests are flaky (a verdict that changes between two runs of the same reference); a
+  reference that only ever ran out of time is rerun by itself before it is called broken
+  (``slow_references`` when it then passes: slow under load, not wrong);
 
 and ``filter_problems`` keeps the clean ones: enough tests, a reference that passes
 every run, one problem per duplicate group, nothing that overlaps ``against``.
