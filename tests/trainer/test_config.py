@@ -114,3 +114,8 @@ def test_codereward_cli_with_train_registered_imports_no_torch():
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_example_config_is_valid():
+    cfg = load_config(REPO / "trainer" / "example.toml")
+    assert cfg.rollout.engine == "vllm" and cfg.reward.source == "http"
