@@ -29,6 +29,7 @@ sees no pass, retries the sample in a new cell and reports ``sandbox_error`` at 
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import os
 import select
@@ -59,8 +60,27 @@ def _shared_runner_dir() -> str:
             shutil.copyfile(RUNNER_SOURCE, os.path.join(d, "runner.py"))
             os.chmod(os.path.join(d, "runner.py"), 0o644)
             os.chmod(d, 0o755)
+            atexit.register(shutil.rmtree, d, True)
+            _reap_stale_cgroups()
             _runner_dir = d
         return _runner_dir
+
+
+def _reap_stale_cgroups() -> None:
+    """Remove empty cell cgroups left by processes that died without closing their cells."""
+    for base in (Path("/sys/fs/cgroup/codereward"), Path("/sys/fs/cgroup/memory/codereward"),
+                 Path("/sys/fs/cgroup/pids/codereward")):  # fmt: skip
+        try:
+            names = [d.name for d in base.iterdir() if d.is_dir()]
+        except OSError:
+            continue
+        for name in names:
+            parts = name.split("-")
+            if len(parts) == 3 and parts[1].isdigit() and not Path(f"/proc/{parts[1]}").exists():
+                try:
+                    (base / name).rmdir()
+                except OSError:
+                    pass
 
 
 class _Cgroups:
