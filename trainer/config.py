@@ -67,11 +67,17 @@ class RolloutConfig(_Section):
     gpu_memory_utilization: float = Field(
         0.1, gt=0, le=1, description="vLLM memory fraction (on CPU it sizes the KV cache)."
     )
+    max_model_len: int | None = Field(
+        None, ge=16, description="vLLM context length (default: the model's)."
+    )
     sync_check_samples: int = Field(
         4, ge=0, description="Samples re-scored by the learner after each sync to verify it."
     )
     sync_check_tolerance: float = Field(
-        1e-2, gt=0, description="Max per-token |learner − engine| log-prob gap after a sync."
+        1e-2,
+        gt=0,
+        description="Max per-token |learner − engine| log-prob gap after a sync "
+        "(fp32 agrees to ~1e-5; raise it for bf16).",
     )
 
 

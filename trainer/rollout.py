@@ -142,22 +142,24 @@ class VLLMEngine:
         tensor_parallel_size: int = 1,
         gpu_memory_utilization: float = 0.1,
         seed: int = 0,
-        max_model_len: int = 256,
+        max_model_len: int | None = None,
         dtype: Literal["auto", "bfloat16", "float32"] = "float32",
     ) -> None:
         os.environ.setdefault("VLLM_CPU_KVCACHE_SPACE", "1")
         from vllm import LLM
 
         self.model_path = model_path
+        extra: dict[str, Any] = {} if max_model_len is None else {"max_model_len": max_model_len}
         self.llm = LLM(
             model=model_path,
             tensor_parallel_size=tensor_parallel_size,
             gpu_memory_utilization=gpu_memory_utilization,
             seed=seed,
             dtype=dtype,
-            max_model_len=max_model_len,
             enforce_eager=True,
+            # log-probs after temperature scaling: ln π_vllm at the sampling temperature
             logprobs_mode="processed_logprobs",
+            **extra,
         )
 
     def generate(

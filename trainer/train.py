@@ -370,6 +370,8 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
                 "tensor_parallel_size": cfg.rollout.tensor_parallel_size,
                 "gpu_memory_utilization": cfg.rollout.gpu_memory_utilization,
                 "seed": seed,
+                "dtype": cfg.run.dtype,
+                "max_model_len": cfg.rollout.max_model_len,
             }
             if cfg.rollout.engine == "vllm"
             else {"device": device}
