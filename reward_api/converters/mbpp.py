@@ -29,7 +29,7 @@ from typing import Any
 
 from reward_api.converters.checkfn import truthiness_as_bool
 from reward_api.converters.conversion import Conversion
-from reward_api.converters.oracle import call_shapes, call_tests, run_many
+from reward_api.converters.oracle import call_shapes, call_tests, run_many, shapes_needed
 from reward_api.schemas import AssertTest, Problem
 
 
@@ -58,6 +58,25 @@ def _split_assertion(block: str) -> tuple[list[str], str]:
         text = "\n".join(lines[node.lineno - 1 : end]).strip()
         (asserts if isinstance(node, ast.Assert) else setup).append(text)
     return [a for a in asserts if a], "\n".join(setup)
+
+
+def _graded_by_truth(asserts: list[str], fn_name: str) -> bool:
+    """Some assert of the source is ``assert fn(...)`` or ``assert not fn(...)``."""
+    for text in asserts:
+        try:
+            node = ast.parse(text).body[0]
+        except (SyntaxError, IndexError):
+            continue
+        test = node.test if isinstance(node, ast.Assert) else None
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            test = test.operand
+        if (
+            isinstance(test, ast.Call)
+            and isinstance(test.func, ast.Name)
+            and test.func.id == fn_name
+        ):
+            return True
+    return False
 
 
 def convert_mbpp(records: list[dict[str, Any]], conv: Conversion) -> None:
@@ -116,12 +135,22 @@ def convert_mbpp_plus(records: list[dict[str, Any]], conv: Conversion) -> None:
     ]
     # JSON stored the tuples of the original asserts as lists: restore them from the assertion.
     shapes = [call_shapes(_clean(r.get("assertion") or ""), r["entry_point"]) for r in records]
+    shapes = [
+        sh if shapes_needed(sh, ins) else None for sh, ins in zip(shapes, inputs, strict=True)
+    ]
     outputs = run_many(jobs, shapes=shapes)
     for rec, ins, outs, shape in zip(records, inputs, outputs, shapes, strict=True):
         asserts, _assertion_setup = _split_assertion(rec.get("assertion") or "")
         atol = float(rec.get("atol") or 0)
+        # `assert f(x)` / `assert not f(x)` in the source: the function is graded by truth value
+        truthiness = _graded_by_truth(asserts, rec["entry_point"])
         tests: list[Any] = call_tests(
-            rec["entry_point"], ins, outs, atol=atol, counts=conv.report.counts
+            rec["entry_point"],
+            ins,
+            outs,
+            atol=atol,
+            counts=conv.report.counts,
+            truthiness=truthiness,
         )
         if not tests:
             conv.report.skip(str(rec["task_id"]), "no_tests")

@@ -69,10 +69,15 @@ def plain(v):
         return v
     raise TypeError(type(v).__name__)
 
+def deep_tuple(v):
+    return tuple(deep_tuple(x) for x in v) if isinstance(v, list) else v
+
 def shaped(v, shape):
     if not shape:
         return v
     kind = shape["t"]
+    if kind == "deep_tuple":
+        return deep_tuple(v)
     if kind in ("tuple", "list", "set") and isinstance(v, list):
         items = shape.get("items") or []
         if kind == "tuple" and len(items) == len(v):
@@ -133,7 +138,9 @@ def literal(v):
         back = ast.literal_eval(text)
     except (ValueError, SyntaxError, MemoryError, RecursionError):
         return None
-    return text if back == v and type(back) is type(v) else None
+    # a Counter or defaultdict is written as the dict it equals; a list never stands for a tuple
+    same = type(back) is type(v) or (isinstance(v, dict) and type(back) is dict)
+    return text if back == v and same else None
 
 ns = {"__name__": "__oracle__"}
 try:
@@ -173,8 +180,11 @@ for i, args in enumerate(job["inputs"]):
         except (TypeError, ValueError, RecursionError) as e:
             rec["value"] = None
             rec["plain"] = False
+            if isinstance(value, float) and value in (float("inf"), float("-inf")):
+                rec["repr"] = "float(%r)" % repr(value)
             if rec["repr"] is None:
-                rec = {"i": i, "status": "unjsonable", "detail": str(e)[:80]}
+                truthy = None if isinstance(value, (int, float, str, list, tuple, dict)) else bool(value)
+                rec = {"i": i, "status": "unjsonable", "detail": str(e)[:80], "truthy": truthy}
     sys.stdout = io.StringIO()
     out.write(json.dumps(rec) + "\n")
     out.flush()
@@ -198,6 +208,8 @@ class OracleOutput:
     """For a list or tuple output, the literal of its sorted elements (when sortable)."""
     order_free: bool = False
     """The reference's element order depends on the hash seed: compare ``sorted`` outputs."""
+    truthy: bool | None = None
+    """For an object nothing represents (a ``re.Match``), its truth value."""
 
 
 def _run_child(job: dict[str, Any], hash_seed: int, total_s: float) -> list[OracleOutput | None]:
@@ -234,6 +246,7 @@ def _run_child(job: dict[str, Any], hash_seed: int, total_s: float) -> list[Orac
             literal=rec.get("repr"),
             args_literal=rec.get("args_repr"),
             sorted_literal=rec.get("sorted_repr"),
+            truthy=rec.get("truthy"),
         )
     return results
 
@@ -341,6 +354,8 @@ def literal_shape(node: ast.expr) -> Shape | None:
         if kind == "list" and not any(_needs_shaping(i) for i in items):
             return None
         shape: Shape = {"t": kind}
+        if kind == "tuple" and any(s and s["t"] in ("tuple", "deep_tuple") for s in items):
+            return {"t": "deep_tuple"}  # nested tuples of any depth (Mbpp/580)
         if kind == "tuple":
             shape["items"] = items
         shape["e"] = items[0] if items else None
@@ -359,7 +374,7 @@ def literal_shape(node: ast.expr) -> Shape | None:
 def _needs_shaping(shape: Shape | None) -> bool:
     if not shape:
         return False
-    if shape["t"] in ("tuple", "set", "complex"):
+    if shape["t"] in ("tuple", "deep_tuple", "set", "complex"):
         return True
     return any(_needs_shaping(s) for s in [shape.get("e"), *shape.get("items", [])])
 
@@ -369,6 +384,17 @@ def _complex_literal(node: ast.BinOp) -> bool:
         return isinstance(ast.literal_eval(node), complex)
     except (ValueError, TypeError, SyntaxError):
         return False
+
+
+def shapes_needed(shapes: list[Shape | None] | None, inputs: list[list[Any]]) -> bool:
+    """Whether ``shapes`` change any of ``inputs``: tuples, sets, complex numbers, or numbers
+    that JSON stored as strings (``"(1+2j)"`` where the assertion passes ``1``)."""
+    if not shapes:
+        return False
+    if any(_needs_shaping(s) for s in shapes):
+        return True
+    numeric = [j for j, s in enumerate(shapes) if s and s["t"] == "number"]
+    return any(j < len(args) and isinstance(args[j], str) for args in inputs for j in numeric)
 
 
 def call_shapes(code: str, fn_name: str) -> list[Shape | None] | None:
@@ -387,7 +413,7 @@ def call_shapes(code: str, fn_name: str) -> list[Shape | None] | None:
             if any(isinstance(a, ast.Starred) for a in node.args):
                 return None
             shapes = [literal_shape(a) for a in node.args]
-            return shapes if any(_needs_shaping(s) for s in shapes) else None
+            return shapes if any(shapes) else None
     return None
 
 
@@ -431,6 +457,7 @@ def call_tests(
     *,
     atol: float = 0.0,
     counts: Counter[str] | None = None,
+    truthiness: bool = False,
 ) -> list[Test]:
     """Tests from (args, reference output) pairs; unusable outputs are counted, not kept.
 
@@ -439,11 +466,23 @@ def call_tests(
     must stay one), make ``assert fn(<args>) == <output>`` tests, which the verifier lifts
     like MBPP's own. Float outputs get an absolute tolerance of ``max(atol, 1e-6)``, as
     EvalPlus grades them. Outputs whose order the reference leaves to the hash seed are
-    compared sorted: ``assert sorted(fn(<args>)) == <sorted output>``.
+    compared sorted: ``assert sorted(fn(<args>)) == <sorted output>``. With ``truthiness``
+    (the source itself grades by ``assert f(x)``), outputs nothing represents are graded by
+    their truth value.
     """
     counts = counts if counts is not None else Counter()
     tests: list[Test] = []
     for args, out in zip(inputs, outputs, strict=True):
+        if truthiness and out.status == "ok" and out.plain and out.value is None:
+            # re.match-style functions: None is "no match", graded by truth value too
+            out = replace(out, status="unjsonable", truthy=False)
+        if out.status == "unjsonable" and truthiness and out.truthy is not None:
+            # The source grades this function by truth value (`assert f(x)`, `assert not
+            # f(x)`), and it returns objects such as re.Match: grade the truth value.
+            call = f"{fn_name}({', '.join(py_literal(a) for a in args)})"
+            tests.append(AssertTest(code=f"assert {'' if out.truthy else 'not '}bool({call})"))
+            counts["truthiness_asserts"] += 1
+            continue
         if out.status != "ok":
             counts[f"inputs_dropped:{out.status}"] += 1
             continue

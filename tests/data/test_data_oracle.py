@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reward_api.converters.oracle import MAX_OUTPUT_NODES, call_shapes, call_tests, run_reference
+from reward_api.converters.oracle import (
+    MAX_OUTPUT_NODES,
+    call_shapes,
+    call_tests,
+    run_reference,
+    shapes_needed,
+)
 from reward_api.schemas import AssertTest, CallTest
 
 CODE = """
@@ -52,7 +58,38 @@ def test_non_finite_float_arguments_are_written_as_float_calls():
     assert test.code == "assert abs(g(float('inf')) - 0.5) <= 1e-06"
 
 
-def test_shapes_come_from_tuple_set_and_complex_literals_only():
-    assert call_shapes("assert f([1, 2], 3) == 3", "f") is None
-    shapes = call_shapes("assert f((1, 2), [(3, 4)], {5}, 1j, 7) == 0", "f")
-    assert [s and s["t"] for s in shapes] == ["tuple", "list", "set", "complex", "number"]
+def test_shapes_come_from_the_assertion_and_apply_only_where_needed():
+    plain = call_shapes("assert f([1, 2], 3) == 3", "f")
+    assert not shapes_needed(plain, [[[1, 2], 3]])
+    assert shapes_needed(plain, [[[1, 2], "(1+2j)"]])  # JSON kept a complex number as a string
+    shapes = call_shapes("assert f((1, 2), [(3, 4)], {5}, 1j, (1, (2, 3))) == 0", "f")
+    assert [s and s["t"] for s in shapes] == ["tuple", "list", "set", "complex", "deep_tuple"]
+
+
+def test_shaped_arguments_reach_the_reference_as_tuples_sets_and_numbers():
+    code = "def f(t, s, n, d):\n    return (type(t).__name__, type(s).__name__, n * 2, d)\n"
+    shapes = call_shapes("assert f((1, 2), {3}, 4, (1, (2, (3,)))) == 0", "f")
+    (out,) = run_reference(code, "f", [[[1, 2], [3], "(1+1j)", [1, [2, [3]]]]], shapes=shapes)
+    assert out.literal == "('tuple', 'set', (2+2j), (1, (2, (3,))))"
+    assert out.args_literal == "((1, 2), {3}, (1+1j), (1, (2, (3,))))"
+
+
+def test_counters_infinities_and_truth_values():
+    code = (
+        "import re\nfrom collections import Counter\n"
+        "def f(x):\n"
+        "    if x == 0: return Counter([1, 1, 2])\n"
+        "    if x == 1: return float('inf')\n"
+        "    return re.match('a', 'ab' if x == 2 else 'b')\n"
+    )
+    inputs = [[0], [1], [2], [3]]
+    outs = run_reference(code, "f", inputs)
+    tests = call_tests("f", inputs, outs, truthiness=True)
+    assert [t.code for t in tests] == [
+        "assert f(0) == {1: 2, 2: 1}",  # int keys: not JSON, written as the dict it equals
+        "assert f(1) == float('inf')",
+        "assert bool(f(2))",
+        "assert not bool(f(3))",
+    ]
+    # without the source's say-so the Match is dropped and None is an ordinary output
+    assert [t.type for t in call_tests("f", inputs[2:], outs[2:])] == ["call"]
