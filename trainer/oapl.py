@@ -27,7 +27,7 @@ import torch
 def optimal_value(rewards: torch.Tensor, beta: float) -> torch.Tensor:
     """V̂*(x) = β · ln mean_i exp(r_i / β) per group (no gradient: rewards are data).
 
-    rewards: (B, G) float. Returns (B,) in the rewards' dtype. Computed with logsumexp in
+    rewards: (B, G). Returns (B,) in the rewards' float dtype (the default one for integers). Computed with logsumexp in
     float64, so large r/β (small β) and large β are both safe.
     """
     if rewards.dim() != 2:
@@ -38,7 +38,8 @@ def optimal_value(rewards: torch.Tensor, beta: float) -> torch.Tensor:
     # float64: for large β the result is a small difference of two numbers near ln G
     r64 = rewards.detach().to(torch.float64)
     value = beta * (torch.logsumexp(r64 / beta, dim=1) - math.log(group_size))
-    return value.to(rewards.dtype)
+    out_dtype = rewards.dtype if rewards.is_floating_point() else torch.get_default_dtype()
+    return value.to(out_dtype)
 
 
 def oapl_loss(

@@ -124,3 +124,9 @@ def test_gpu_bench_script_runs_a_tiny_model_on_cpu():
     assert proc.returncode == 0, proc.stderr
     row = json.loads(proc.stdout.strip().splitlines()[-1])
     assert row["learner_tokens_per_s"] > 0
+
+
+def test_optimal_value_accepts_integer_rewards():
+    v = optimal_value(torch.tensor([[0, 1]]), beta=1.0)
+    assert v.dtype == torch.get_default_dtype()
+    assert v.item() == pytest.approx(math.log((1 + math.e) / 2))
