@@ -27,8 +27,8 @@ import torch
 def optimal_value(rewards: torch.Tensor, beta: float) -> torch.Tensor:
     """V̂*(x) = β · ln mean_i exp(r_i / β) per group (no gradient: rewards are data).
 
-    rewards: (B, G). Returns (B,) in the rewards' float dtype (the default one for integers). Computed with logsumexp in
-    float64, so large r/β (small β) and large β are both safe.
+    rewards: (B, G). Returns (B,) in the rewards' float dtype (the default one for integer
+    rewards). Computed with logsumexp in float64, so small and large β are both safe.
     """
     if rewards.dim() != 2:
         raise ValueError(f"rewards must be (B, G), got shape {tuple(rewards.shape)}")
