@@ -16,16 +16,16 @@ Threat model. Candidate programs are hostile. Each cell is one container started
 - other samples: one sample at a time per cell; after each test every process but the
   runner dies (``kill(-1)``); the cell is replaced after ``recycle_after_samples`` samples
   and at once after any anomaly (the pool closes a ``broken`` cell).
-- resources: per test the runner's rlimits and wall clock (as in the process backend); per
-  container a memory ceiling (the test's limit plus ``cell_memory_overhead_mb``, which also
-  bounds the tmpfs pages), a pids ceiling (``cell_pids_max``) and a CPU quota
-  (``docker_cpus``).
+- resources: per test the runner's rlimits and wall clock (as in the process backend, but
+  for processes: see ``request``); per container a memory ceiling (the test's limit plus
+  ``cell_memory_overhead_mb``, which also bounds the tmpfs pages), a pids ceiling
+  (``max_procs``, threads included) and a CPU quota (``docker_cpus``).
 
 Not covered: kernel exploits (containers share the host kernel; ``docker_runtime="runsc"``
 puts gVisor's user-space kernel in between, at a cost measured in sandbox_images/README.md),
-CPU cache side channels, and the uid: containers run as host uid 65534 (no user-namespace
-remapping unless the engine has ``userns-remap``), so ``RLIMIT_NPROC`` counts every
-process of that uid on the host.
+and CPU cache side channels. Containers run as host uid 65534 (no user-namespace remapping
+unless the engine has ``userns-remap``): an escape lands as ``nobody``, shared with other
+cells, which is why the process limit is the cgroup's and not ``RLIMIT_NPROC``.
 
 Transport: the runner's stdin and stdout through the engine's attach stream (one hijacked
 connection per cell; stdout frames carry Docker's 8-byte multiplexing header, removed
@@ -61,6 +61,7 @@ RUNNER_PATH = "/opt/codereward/runner.py"
 RUNNER_LABEL = "codereward.runner.sha256"
 TMP_MB = 256
 SHM_MB = 64
+UNLIMITED_NPROC = 1 << 20  # RLIMIT_NPROC inside: the cgroup's pids limit is the bound
 _MUX = struct.Struct(">BxxxL")  # stream type (1 stdout, 2 stderr), payload size
 _STDOUT = 1
 
@@ -280,7 +281,7 @@ class DockerCell(Cell):
             },
             cap_drop=["ALL"],
             security_opt=["no-new-privileges"],
-            pids_limit=p.cell_pids_max,
+            pids_limit=p.max_procs,
             mem_limit=memory,
             memswap_limit=memory,
             nano_cpus=int(p.docker_cpus * 1e9),
@@ -332,6 +333,18 @@ class DockerCell(Cell):
             api.start(cid)
         except DockerException as exc:
             raise SandboxError(f"could not start a sandbox container: {exc}") from exc
+
+    def request(self, message: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        """As ``Cell.request``; a sample's process limit moves from RLIMIT_NPROC to the cgroup.
+
+        Without a user namespace RLIMIT_NPROC counts every process of host uid 65534, in all
+        containers at once, so one sample's fork bomb would starve its neighbours. The
+        container's pids limit (``policy.max_procs``, the runner included, as RLIMIT_NPROC
+        counts it in the process backend's own namespace) bounds each cell alone instead.
+        """
+        if message.get("op") == "sample":
+            message = {**message, "max_procs": UNLIMITED_NPROC}
+        return super().request(message, timeout_s)
 
     # ---------------------------------------------------------------- transport
     def _write(self, data: bytes) -> None:

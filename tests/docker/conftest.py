@@ -7,9 +7,11 @@ tests with the command that fixes it.
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator
 
 import pytest
 
+from reward_api.pipeline import Verifier, VerifierSettings
 from reward_api.sandbox.policy import SandboxPolicy
 
 LABEL = SandboxPolicy().label
@@ -33,3 +35,17 @@ def docker_ready() -> None:
         check_available(SandboxPolicy())
     except SandboxUnavailable as exc:
         pytest.fail(f"docker backend unavailable: {exc}", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def verifier() -> Iterator[Verifier]:
+    """The docker twin of tests/conftest.py's process verifier (same name, so shared tests run here)."""
+    with Verifier(VerifierSettings(sandbox="docker", workers=2)) as v:
+        yield v
+
+
+@pytest.fixture(scope="module")
+def solo() -> Iterator[Verifier]:
+    """One docker cell, so consecutive samples share it (the cross-sample leak tests)."""
+    with Verifier(VerifierSettings(sandbox="docker", workers=1)) as v:
+        yield v

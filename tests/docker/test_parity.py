@@ -1,24 +1,23 @@
 """Equal verdicts: the docker and process backends judge the same samples alike.
 
 The same jobs go through ``Verifier(sandbox="process")`` and ``Verifier(sandbox="docker")``,
-one after the other (never at once: both run as uid 65534, whose process count the fork
-bomb exhausts): a deterministic subset of the shared fidelity datasets (each problem's
+one after the other (to keep the machine quiet): a deterministic subset of the shared fidelity datasets (each problem's
 reference, and a wrong program for it), and every hostile case of
-``tests/docker/hostile_cases.py`` and, when present, ``tests/sandbox/adversarial/``.
+``tests/docker/hostile_cases.py`` and every program of ``tests/sandbox/adversarial/``.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hostile_cases import CASES
 
 from reward_api.pipeline import Job, Verifier, VerifierSettings
 from reward_api.schemas import Problem, Result, Sample
+from tests.docker.hostile_cases import CASES
 
 pytestmark = pytest.mark.docker
 
@@ -54,23 +53,28 @@ def _adversarial_jobs() -> list[tuple[str, Job]]:
 
 
 def _lead_adversarial_jobs() -> list[tuple[str, Job]]:
-    """Cases of tests/sandbox/adversarial/*.py that expose PROBLEM and SAMPLES/CODE."""
-    folder = Path(__file__).parents[1] / "sandbox" / "adversarial"
+    """Every program constant of tests/sandbox/adversarial/test_*.py against its problems.
+
+    A module's ``PROBLEM`` when it has one, else each problem of ``problems.py`` (call,
+    assert and stdio versions of ``add``); programs are its upper-case string constants.
+    """
+    from tests.sandbox.adversarial import problems as shared
+
+    folder = Path(__file__).resolve().parents[1] / "sandbox" / "adversarial"
     jobs: list[tuple[str, Job]] = []
-    for path in sorted(folder.glob("*.py")) if folder.is_dir() else []:
-        spec = importlib.util.spec_from_file_location(f"_adv_{path.stem}", path)
-        if spec is None or spec.loader is None:
-            continue
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        problem = getattr(module, "PROBLEM", None)
-        codes: Any = getattr(module, "SAMPLES", None) or [getattr(module, "CODE", None)]
-        if not isinstance(problem, dict):
-            continue
-        p = Problem.model_validate(problem)
-        for i, code in enumerate(c for c in codes if c):
-            text = code if isinstance(code, str) else code.get("code") or code.get("completion")
-            jobs.append((f"sandbox/{path.stem}:{i}", Job(p, Sample(problem_id=p.id, code=text))))
+    for path in sorted(folder.glob("test_*.py")):
+        module = importlib.import_module(f"tests.sandbox.adversarial.{path.stem}")
+        own = getattr(module, "PROBLEM", None)
+        targets = {"own": own} if isinstance(own, dict) else {
+            "call": shared.ADD_CALL, "assert": shared.ADD_ASSERT, "stdio": shared.ADD_STDIO
+        }  # fmt: skip
+        for name, code in vars(module).items():
+            if not (name.isupper() and isinstance(code, str) and name != "PROBLEM"):
+                continue
+            for kind, problem in targets.items():
+                pid = f"sandbox/{path.stem[5:]}/{name}/{kind}"
+                p = Problem.model_validate({"id": pid, **problem})
+                jobs.append((pid, Job(p, Sample(problem_id=pid, code=code))))
     return jobs
 
 
