@@ -1,0 +1,96 @@
+"""The docker cell itself: hardening as created, clear refusals, orphans, recycling, limits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import replace
+
+import pytest
+
+from reward_api.errors import SandboxUnavailable
+from reward_api.sandbox import docker as backend
+from reward_api.sandbox.docker import DockerCell, remove_orphans
+from reward_api.sandbox.policy import SandboxPolicy
+
+pytestmark = pytest.mark.docker
+POLICY = SandboxPolicy()
+ECHO = {"op": "sample", "program": "print(input())", "setup": None, "time_s": 5, "memory_mb": 256,
+        "max_output_bytes": 1 << 20, "tests": [{"kind": "stdio", "input": "hi\n"}]}  # fmt: skip
+
+
+def _inspect(container_id: str) -> dict:
+    out = subprocess.run(
+        ["docker", "inspect", container_id], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)[0]
+
+
+@pytest.fixture
+def cell():
+    c = DockerCell.factory(POLICY)()
+    yield c
+    c.close()
+
+
+def test_container_is_created_hardened(cell: DockerCell) -> None:
+    info = _inspect(cell.container_id)
+    host = info["HostConfig"]
+    assert host["NetworkMode"] == "none" and host["ReadonlyRootfs"] is True
+    assert host["CapDrop"] == ["ALL"] and "no-new-privileges" in host["SecurityOpt"]
+    assert host["PidsLimit"] == POLICY.max_procs and host["Memory"] > 0 and host["NanoCpus"] > 0
+    assert host["Binds"] in (None, []) and host.get("Mounts") in (None, []) and not info["Mounts"]
+    assert set(host["Tmpfs"]) == {"/tmp", "/dev/shm"} and "size=" in host["Tmpfs"]["/tmp"]
+    assert info["Config"]["User"] == "65534:65534"
+    assert info["Config"]["Labels"][POLICY.label] == "1"
+    assert info["Config"]["Cmd"][-4:] == [
+        "/usr/bin/python3",
+        "-I",
+        "-B",
+        "/opt/codereward/runner.py",
+    ]
+
+
+def test_runner_is_pid_1_and_answers(cell: DockerCell) -> None:
+    probe = {
+        **ECHO,
+        "program": "import os\nprint(open('/proc/1/cmdline').read().split(chr(0))[2:4])",
+    }
+    report = cell.request(probe, 30)["tests"][0]
+    assert "runner.py" in report["stdout"]
+    assert cell.request(ECHO, 30)["tests"][0]["stdout"] == "hi\n"
+
+
+def test_memory_ceiling_follows_the_problem_limit(cell: DockerCell) -> None:
+    assert cell.prepare(1024) == 0
+    memory = _inspect(cell.container_id)["HostConfig"]["Memory"]
+    assert memory == (1024 + POLICY.cell_memory_overhead_mb) << 20
+
+
+def test_close_removes_the_container(cell: DockerCell) -> None:
+    cid = cell.container_id
+    cell.close()
+    out = subprocess.run(["docker", "ps", "-aq", "--no-trunc", "--filter", f"id={cid}"],
+                         capture_output=True, text=True, check=True)  # fmt: skip
+    assert out.stdout.strip() == ""
+
+
+def test_orphans_of_a_dead_owner_are_removed() -> None:
+    dead = f"{backend._owner().rsplit('/', 2)[0]}/999999999/0"
+    cid = subprocess.run(
+        ["docker", "create", "--label", f"{POLICY.label}=1", "--label", f"codereward.owner={dead}",
+         POLICY.docker_image],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()  # fmt: skip
+    assert remove_orphans(POLICY) >= 1
+    assert subprocess.run(["docker", "inspect", cid], capture_output=True).returncode != 0
+
+
+def test_unregistered_oci_runtime_is_refused_with_a_fix() -> None:
+    with pytest.raises(SandboxUnavailable, match=r"runsc.*not registered"):
+        DockerCell.factory(replace(POLICY, docker_runtime="runsc"))
+
+
+def test_missing_image_is_refused_with_a_fix() -> None:
+    with pytest.raises(SandboxUnavailable, match="make images"):
+        DockerCell.factory(replace(POLICY, docker_image="codereward/no-such-image:0"))
