@@ -19,7 +19,10 @@ compose-up: service-image ## start redis, gateway and a worker with docker-compo
 compose-down: ## stop the compose stack and remove its containers
 	docker-compose --profile monitoring down --remove-orphans
 
-test-docker: images $(VENV)/.installed ## docker backend tests: parity with the process backend, cleanup on exit/signals, compose stack
+# `make test` (and so .ci/run) builds both images first: the docker tests never skip
+test: images service-image
+
+test-docker: images service-image $(VENV)/.installed ## docker backend tests: parity with the process backend, cleanup on exit/signals, compose stack
 	$(BIN)/pytest -q -m docker tests/docker $(PYTEST_ARGS)
 
 bench-docker: images $(VENV)/.installed ## per-test cost: docker cells vs a bare python3 spawn vs `docker run` per test
