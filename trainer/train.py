@@ -237,16 +237,16 @@ def sync_engine(
     cfg: TrainConfig,
     model: torch.nn.Module,
     engine: RolloutEngine,
-    out_dir: Path,
+    weights_dir: Path,
     pad_id: int,
     check_prompts: list[str],
     seed: int,
 ) -> float:
-    """Push the learner's weights to the engine; returns the per-token max |Δ log-prob|.
+    """Push the learner's weights to the engine through ``weights_dir``; returns the
+    per-token max |Δ log-prob| on freshly sampled responses.
 
     Raises RuntimeError when the engine and the learner disagree after the reload.
     """
-    weights_dir = out_dir / "sync"
     save_weights(model, weights_dir)
     engine.load_weights(weights_dir)
     ro = cfg.rollout
@@ -296,6 +296,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             device = f"cuda:{int(os.environ.get('LOCAL_RANK', '0'))}"
             torch.cuda.set_device(device)
     is_main = rank == 0
+    sync_dir = out_dir / ("sync" if world == 1 else f"sync-rank{rank}")
     if is_main:
         (out_dir / "config.toml").write_text(cfg.resolved_toml())
     seed = cfg.run.seed + 1000 * rank
@@ -379,7 +380,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         if engine is None:
             engine = make_engine(cfg.rollout.engine, cfg.model.path, **engine_kwargs)
         if found is not None:  # the engine starts from the resumed weights
-            sync_engine(cfg, model, engine, out_dir, pad_id, check_prompts, seed)
+            sync_engine(cfg, model, engine, sync_dir, pad_id, check_prompts, seed)
         sampler = Sampler(cfg, engine, rewards, buffer, problems, learner_step, seed).start()
 
     def run_eval(step: int) -> None:
@@ -437,7 +438,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
                 t0 = time.perf_counter()
                 with sampler.paused():
                     gap = sync_engine(
-                        cfg, model, engine, out_dir, pad_id, check_prompts, seed + state["step"]
+                        cfg, model, engine, sync_dir, pad_id, check_prompts, seed + state["step"]
                     )
                     state["version"] += 1
                     buffer.clear(state["version"])
@@ -484,7 +485,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             not state["evals"] or state["evals"][-1]["step"] != state["step"]
         ):
             t0 = time.perf_counter()
-            sync_engine(cfg, model, engine, out_dir, pad_id, check_prompts, seed)
+            sync_engine(cfg, model, engine, sync_dir, pad_id, check_prompts, seed)
             run_eval(state["step"])
         checkpoint.save(ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep)
         model.save_pretrained(out_dir / "final")
