@@ -14,7 +14,7 @@ service-image: images $(VENV)/.installed ## build codereward/service (gateway, w
 	@services/build-image.sh $(PIP)
 
 compose-up: service-image ## start redis, gateway and a worker with docker-compose (needs CODEREWARD_API_KEYS)
-	docker-compose up -d --wait 2>/dev/null || docker-compose up -d
+	docker-compose up -d
 
 compose-down: ## stop the compose stack and remove its containers
 	docker-compose --profile monitoring down --remove-orphans
