@@ -1,13 +1,13 @@
 """Errors of the reward service. Outcomes of programs are verdicts, never exceptions.
 
-    CodeRewardError
-    ├── InputError            bad input from a user (CLI: clear message, HTTP: 422)
-    │   ├── ProblemNotFound   a sample names a problem id nobody registered
-    │   └── RewardSettingsError  bad --reward preset or settings file (reward_api.scoring)
-    └── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
-        ├── StaticAnalysisError  semgrep-core failed (reward_api.static)
-        ├── SandboxError      a cell died, hung or answered nonsense
-        └── SandboxUnavailable the backend cannot start at all (missing runtime, no engine)
+CodeRewardError
+├── InputError            bad input from a user (CLI: clear message, HTTP: 422)
+│   ├── ProblemNotFound   a sample names a problem id nobody registered
+│   └── RewardSettingsError  bad --reward preset or settings file (reward_api.scoring)
+└── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
+    ├── StaticAnalysisError  semgrep-core failed (reward_api.static)
+    ├── SandboxError      a cell died, hung or answered nonsense
+    └── SandboxUnavailable the backend cannot start at all (missing runtime, no engine)
 """
 
 from __future__ import annotations

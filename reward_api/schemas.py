@@ -40,7 +40,9 @@ class StdioTest(_Model):
 
     type: Literal["stdio"] = "stdio"
     input: str = Field("", description="Text fed to the program's standard input.")
-    output: str = Field(description="Expected standard output, compared by the problem's comparator.")
+    output: str = Field(
+        description="Expected standard output, compared by the problem's comparator."
+    )
 
 
 class CallTest(_Model):
@@ -48,10 +50,13 @@ class CallTest(_Model):
 
     type: Literal["call"] = "call"
     fn_name: str = Field(description="Function (or method) the program must define.")
-    args: list[Any] = Field(default_factory=list, description="Positional arguments, as JSON values.")
+    args: list[Any] = Field(
+        default_factory=list, description="Positional arguments, as JSON values."
+    )
     output: Any = Field(description="Expected return value as plain JSON; tuples compare as lists.")
     class_name: str | None = Field(
-        None, description="LeetCode style: instantiate this class with no arguments and call the method."
+        None,
+        description="LeetCode style: instantiate this class with no arguments and call the method.",
     )
 
 
@@ -59,7 +64,9 @@ class AssertTest(_Model):
     """Python code run after the program in the same module namespace; passes when it completes."""
 
     type: Literal["assert"] = "assert"
-    code: str = Field(description="Assertion code, e.g. MBPP's assert lines or HumanEval's check().")
+    code: str = Field(
+        description="Assertion code, e.g. MBPP's assert lines or HumanEval's check()."
+    )
 
 
 Test = Annotated[StdioTest | CallTest | AssertTest, Field(discriminator="type")]
@@ -69,7 +76,9 @@ class Limits(_Model):
     """Per-test resource limits."""
 
     time_s: float = Field(DEFAULT_TIME_S, gt=0, le=300, description="Wall-clock seconds per test.")
-    memory_mb: int = Field(DEFAULT_MEMORY_MB, ge=16, le=16384, description="Address-space limit per test, MiB.")
+    memory_mb: int = Field(
+        DEFAULT_MEMORY_MB, ge=16, le=16384, description="Address-space limit per test, MiB."
+    )
 
 
 COMPARATORS_DOC = "'lcb' (default, LiveCodeBench's rules), 'exact', 'tokens' or 'float:<tol>'."
@@ -83,7 +92,9 @@ class Problem(BaseModel):
     id: str = Field(min_length=1, description="Unique within a problem set.")
     language: str = Field("python", description="Language the candidate program is written in.")
     prompt: str | None = Field(None, description="The task statement given to the model.")
-    tests: list[Test] = Field(min_length=1, description="Unit tests; see the contract for the three types.")
+    tests: list[Test] = Field(
+        min_length=1, description="Unit tests; see the contract for the three types."
+    )
     reference: str | None = Field(None, description="A known-correct full program.")
     limits: Limits = Field(default_factory=Limits, description="Per-test time and memory limits.")
     compare: str = Field("lcb", description="Stdout comparator: " + COMPARATORS_DOC)
@@ -99,7 +110,9 @@ class Problem(BaseModel):
     @classmethod
     def _known_language(cls, v: str) -> str:
         if v.lower() not in SUPPORTED_LANGUAGES:
-            raise ValueError(f"unsupported language {v!r}; supported: {sorted(SUPPORTED_LANGUAGES)}")
+            raise ValueError(
+                f"unsupported language {v!r}; supported: {sorted(SUPPORTED_LANGUAGES)}"
+            )
         return v.lower()
 
     @field_validator("compare")
@@ -129,7 +142,8 @@ class Sample(_Model):
     problem_id: str = Field(min_length=1, description="Id of the problem this sample answers.")
     sample_id: str | None = Field(None, description="Optional id, copied to the result.")
     completion: str | None = Field(
-        None, description="Model output; the program is its last fenced code block, else the whole text."
+        None,
+        description="Model output; the program is its last fenced code block, else the whole text.",
     )
     code: str | None = Field(None, description="The program, taken verbatim.")
 
@@ -145,7 +159,9 @@ class TestResult(_Model):
 
     verdict: Verdict = Field(description="This test's verdict.")
     time_s: float = Field(0.0, description="Wall seconds the test ran in the sandbox.")
-    detail: str | None = Field(None, description="Short reason (exception type, limit hit), never expected output.")
+    detail: str | None = Field(
+        None, description="Short reason (exception type, limit hit), never expected output."
+    )
 
 
 class Finding(_Model):
@@ -158,7 +174,9 @@ class Finding(_Model):
 
 class StaticReport(_Model):
     findings: list[Finding] = Field(default_factory=list, description="Static-analysis findings.")
-    score: float = Field(1.0, ge=0, le=1, description="Static score in [0, 1]; formula in reward_api.static.")
+    score: float = Field(
+        1.0, ge=0, le=1, description="Static score in [0, 1]; formula in reward_api.static."
+    )
 
 
 class Result(_Model):
@@ -166,16 +184,22 @@ class Result(_Model):
 
     problem_id: str = Field(description="Copied from the sample.")
     sample_id: str | None = Field(None, description="Copied from the sample.")
-    reward: float | None = Field(description="Reward; null when verdict is sandbox_error (drop the sample).")
+    reward: float | None = Field(
+        description="Reward; null when verdict is sandbox_error (drop the sample)."
+    )
     accepted: bool = Field(description="Every test passed.")
     passed: int = Field(description="Tests passed.")
     total: int = Field(description="Tests run or skipped.")
     verdict: Verdict = Field(description="'accepted' or the first failing test's verdict.")
     tests: list[TestResult] = Field(default_factory=list, description="Per-test verdict and time.")
-    static: StaticReport | None = Field(None, description="Static-analysis findings and score, when enabled.")
+    static: StaticReport | None = Field(
+        None, description="Static-analysis findings and score, when enabled."
+    )
     reward_parts: dict[str, float] | None = Field(None, description="How the reward was composed.")
     cached: bool = Field(False, description="Served from the result cache.")
-    error: str | None = Field(None, description="For sandbox_error: what failed in the infrastructure.")
+    error: str | None = Field(
+        None, description="For sandbox_error: what failed in the infrastructure."
+    )
 
 
 class RewardSettings(_Model):
@@ -191,8 +215,14 @@ class RewardSettings(_Model):
     max_tests: int | None = Field(
         None, ge=1, description="Run at most this many tests, longest inputs first (DeepCoder)."
     )
-    stop_on_first_failure: bool | None = Field(None, description="Skip the remaining tests after a failure.")
-    static_weight: float | None = Field(None, ge=0, le=1, description="Weight of the static-analysis score.")
-    similarity_weight: float | None = Field(None, ge=0, le=1, description="Weight of similarity to the reference.")
+    stop_on_first_failure: bool | None = Field(
+        None, description="Skip the remaining tests after a failure."
+    )
+    static_weight: float | None = Field(
+        None, ge=0, le=1, description="Weight of the static-analysis score."
+    )
+    similarity_weight: float | None = Field(
+        None, ge=0, le=1, description="Weight of similarity to the reference."
+    )
     hack_gate: bool | None = Field(None, description="Reward 0 when a reward_hacking rule fires.")
     static: bool | None = Field(None, description="Run static analysis and report findings.")
