@@ -335,16 +335,25 @@ class DockerCell(Cell):
             raise SandboxError(f"could not start a sandbox container: {exc}") from exc
 
     def request(self, message: dict[str, Any], timeout_s: float) -> dict[str, Any]:
-        """As ``Cell.request``; a sample's process limit moves from RLIMIT_NPROC to the cgroup.
+        """As ``Cell.request``; recycles after a limit hit; the process limit is the cgroup's.
+
+        A sample whose test hit a limit (timeout, output) or died by a signal (memory, CPU,
+        its own kill) marks the cell broken, so the pool replaces the container after it.
 
         Without a user namespace RLIMIT_NPROC counts every process of host uid 65534, in all
         containers at once, so one sample's fork bomb would starve its neighbours. The
         container's pids limit (``policy.max_procs``, the runner included, as RLIMIT_NPROC
         counts it in the process backend's own namespace) bounds each cell alone instead.
         """
-        if message.get("op") == "sample":
-            message = {**message, "max_procs": UNLIMITED_NPROC}
-        return super().request(message, timeout_s)
+        if message.get("op") != "sample":
+            return super().request(message, timeout_s)
+        answer = super().request({**message, "max_procs": UNLIMITED_NPROC}, timeout_s)
+        reports = answer.get("tests")
+        if isinstance(reports, list) and any(
+            isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
+        ):
+            self.broken = True  # a limit was hit or a signal killed a test: a fresh container
+        return answer
 
     # ---------------------------------------------------------------- transport
     def _write(self, data: bytes) -> None:

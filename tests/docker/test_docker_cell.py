@@ -94,3 +94,10 @@ def test_unregistered_oci_runtime_is_refused_with_a_fix() -> None:
 def test_missing_image_is_refused_with_a_fix() -> None:
     with pytest.raises(SandboxUnavailable, match="make images"):
         DockerCell.factory(replace(POLICY, docker_image="codereward/no-such-image:0"))
+
+
+def test_a_limit_hit_marks_the_cell_for_replacement(cell: DockerCell) -> None:
+    cell.request(ECHO, 30)
+    assert not cell.broken
+    cell.request({**ECHO, "program": "while True:\n    pass\n", "time_s": 1}, 30)
+    assert cell.broken
