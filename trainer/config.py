@@ -108,6 +108,9 @@ class AlgoConfig(_Section):
     weight_decay: float = Field(0.0, ge=0, description="AdamW weight decay.")
     grad_clip: float = Field(1.0, gt=0, description="Max global gradient norm.")
     groups_per_step: int = Field(8, ge=1, description="B: groups in one learner step.")
+    micro_batch_groups: int | None = Field(
+        None, ge=1, description="Groups per forward/backward pass (default: all B at once)."
+    )
     min_fresh_groups: int = Field(
         1, ge=0, description="New groups a step waits for; the rest may be reused from the buffer."
     )

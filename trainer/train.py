@@ -22,6 +22,7 @@ import os
 import random
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -59,6 +60,7 @@ class Sampler:
         self.cfg, self.engine, self.rewards, self.buffer = cfg, engine, rewards, buffer
         self.problems = problems
         self.learner_step = learner_step  # shared one-element list: the learner's step
+        self.seed = seed  # differs per rank under torchrun
         self.rng = random.Random(seed)
         self.engine_lock = threading.Lock()  # held while generating, syncing or evaluating
         self.stop = threading.Event()
@@ -74,7 +76,7 @@ class Sampler:
         return self
 
     @contextmanager
-    def paused(self):  # type: ignore[no-untyped-def]
+    def paused(self) -> Iterator[None]:
         """Hold the engine (for a sync or an evaluation)."""
         with self.engine_lock:
             yield
@@ -108,7 +110,7 @@ class Sampler:
                         ro.group_size,
                         ro.temperature,
                         ro.max_new_tokens,
-                        seed=self.cfg.run.seed * 1_000_003 + self._batch,
+                        seed=self.seed * 1_000_003 + self._batch,
                     )
                     gen_s = time.perf_counter() - t0
                 self._batch += 1
@@ -183,46 +185,60 @@ def learner_update(
     pad_id: int,
     step: int,
 ) -> dict[str, float]:
-    """One optimizer step on B groups; returns the step's metrics."""
+    """One optimizer step on B groups; returns the step's metrics.
+
+    The forward and backward run over ``algo.micro_batch_groups`` groups at a time. Both
+    losses are means of per-group terms (V̂* and the GRPO advantages are per group), so
+    weighting each chunk's loss by its share of the groups gives the full-batch gradient.
+    """
     algo = cfg.algo
     b, g = len(groups), len(groups[0].completions)
-    comps = [c for grp in groups for c in grp.completions]
-    out = response_logprobs(
-        model,
-        [c.prompt_token_ids for c in comps],
-        [c.token_ids for c in comps],
-        cfg.rollout.temperature,
-        pad_id,
-    )
-    device = out.token_logprobs.device
-    rewards = torch.tensor([grp.rewards for grp in groups], dtype=torch.float32, device=device)
-    behavior = torch.tensor([c.logprob for c in comps], dtype=torch.float32, device=device)
-    logprobs = out.sequence.view(b, g)
-    if algo.loss == "oapl":
-        loss = oapl_loss(logprobs, behavior.view(b, g), rewards, algo.beta_value, algo.beta_kl)
-    else:
-        width = out.token_logprobs.shape[1]
-        behavior_tokens = torch.zeros((len(comps), width), device=device)
-        for i, c in enumerate(comps):
-            behavior_tokens[i, : len(c.token_logprobs)] = torch.tensor(c.token_logprobs)
-        loss = grpo_loss(
-            out.token_logprobs.view(b, g, -1),
-            behavior_tokens.view(b, g, -1),
-            rewards,
-            out.mask.view(b, g, -1),
-            algo.clip_eps,
-        )
+    chunk_size = algo.micro_batch_groups or b
     optimizer.zero_grad(set_to_none=True)
-    loss.backward()
+    loss_sum = entropy_sum = n_tokens = 0.0
+    log_ratios: list[torch.Tensor] = []
+    for first in range(0, b, chunk_size):
+        chunk = groups[first : first + chunk_size]
+        comps = [c for grp in chunk for c in grp.completions]
+        out = response_logprobs(
+            model,
+            [c.prompt_token_ids for c in comps],
+            [c.token_ids for c in comps],
+            cfg.rollout.temperature,
+            pad_id,
+        )
+        device = out.token_logprobs.device
+        n = len(chunk)
+        rewards = torch.tensor([grp.rewards for grp in chunk], dtype=torch.float32, device=device)
+        behavior = torch.tensor([c.logprob for c in comps], dtype=torch.float32, device=device)
+        logprobs = out.sequence.view(n, g)
+        if algo.loss == "oapl":
+            loss = oapl_loss(logprobs, behavior.view(n, g), rewards, algo.beta_value, algo.beta_kl)
+        else:
+            behavior_tokens = torch.zeros_like(out.token_logprobs)
+            for i, c in enumerate(comps):
+                behavior_tokens[i, : len(c.token_logprobs)] = torch.tensor(c.token_logprobs)
+            loss = grpo_loss(
+                out.token_logprobs.view(n, g, -1),
+                behavior_tokens.view(n, g, -1),
+                rewards,
+                out.mask.view(n, g, -1),
+                algo.clip_eps,
+            )
+        (loss * (n / b)).backward()
+        loss_sum += float(loss.detach()) * n / b
+        entropy_sum += float(out.entropy.sum())
+        n_tokens += float(out.mask.sum())
+        log_ratios.append((logprobs.detach() - behavior.view(n, g)).flatten().cpu())
     grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), algo.grad_clip)
     optimizer.step()
-    n_tokens = float(out.mask.sum())
-    log_ratio = (logprobs.detach() - behavior.view(b, g)).flatten()
+    log_ratio = torch.cat(log_ratios)
+    all_rewards = [r for grp in groups for r in grp.rewards]
     return {
-        "loss": float(loss.detach()),
-        "reward/mean": float(rewards.mean()),
+        "loss": loss_sum,
+        "reward/mean": sum(all_rewards) / len(all_rewards),
         "reward/pass_rate": sum(sum(grp.accepted) for grp in groups) / (b * g),
-        "entropy/token": float(out.entropy.sum() / max(n_tokens, 1.0)),
+        "entropy/token": entropy_sum / max(n_tokens, 1.0),
         "logratio/learner_engine_mean": float(log_ratio.mean()),
         "logratio/learner_engine_abs": float(log_ratio.abs().mean()),
         "lag/steps": sum(step - grp.sampled_at_step for grp in groups) / b,
