@@ -114,8 +114,14 @@ def bench_docker(
     docker_run_tests: int = 40,
     workers: int | None = None,
     process: bool = True,
+    quick: bool = False,
 ) -> dict[str, Any]:
-    """Per-test seconds of each way to run a test, and the ratios against the baselines."""
+    """Per-test seconds of each way to run a test, and the ratios against the baselines.
+
+    ``quick`` (for a smoke run of ``make bench``): at most 200 tests and 10 ``docker run``s.
+    """
+    if quick:
+        n_tests, docker_run_tests = min(n_tests, 200), min(docker_run_tests, 10)
     workers = workers or os.cpu_count() or 1
     jobs = _jobs(n_tests)
     n = len(jobs) * TESTS_PER_SAMPLE
