@@ -72,8 +72,18 @@ _NON_WORD = re.compile(r"[\W_]+", re.UNICODE)
 
 
 def normalise_statement(text: str | None) -> str:
-    """Lower case, punctuation and white space collapsed to single spaces."""
-    return _NON_WORD.sub(" ", (text or "").lower()).strip()
+    """The prose of a statement: example lines (``assert ...``, ``>>> ...``) dropped, lower
+    case, punctuation and white space collapsed to single spaces.
+
+    Examples are left out because the same task is often shown with different ones (MBPP
+    and MBPP+ show different asserts); the tests are compared on their own.
+    """
+    lines = [
+        line
+        for line in (text or "").splitlines()
+        if not line.lstrip().startswith(("assert ", ">>>"))
+    ]
+    return _NON_WORD.sub(" ", "\n".join(lines).lower()).strip()
 
 
 def statement_shingles(text: str | None, n: int = 3) -> set[str]:

@@ -19,14 +19,8 @@ from reward_api.schemas import TestResult as OneTest
 
 # MBPP's own near-duplicates (same task, reworded): excluded from the "clean" sets below.
 MBPP_TWINS = {
-    "mbpp/49",
-    "mbpp/154",
-    "mbpp/76",
-    "mbpp/347",
-    "mbpp/199",
-    "mbpp/388",
-    "mbpp/248",
-    "mbpp/704",
+    f"mbpp/{n}"
+    for n in (49, 154, 76, 347, 199, 388, 216, 872, 217, 602, 248, 704, 591, 625, 758, 779)
 }
 
 
@@ -47,10 +41,11 @@ def test_mbpp_three_test_problems_are_all_flagged():
 
 
 def test_clean_problems_raise_no_alarm():
-    problems = clean_mbpp(every=2)
+    problems = [p for p in clean_mbpp(every=2) if p.metadata["task_id"] not in {71, 141, 104, 569}]
     tasks = {p.metadata["task_id"] for p in problems}
     sanitized, _ = convert_shared("mbpp_sanitized")
-    twins = {int(t.split("/")[1]) for t in MBPP_TWINS}
+    # tasks with a twin under another number, in MBPP or in its sanitized rewrite
+    twins = {int(t.split("/")[1]) for t in MBPP_TWINS} | {71, 141, 104, 569}
     unrelated = [p for p in sanitized if p.metadata["task_id"] not in tasks | twins]
     report = check_problems(problems, against=unrelated)
     assert report["duplicate_groups"] == []
@@ -232,3 +227,18 @@ def test_an_endless_reference_stays_broken_after_its_rerun(verifier):
     report = check_problems([endless], references=refs)
     assert report["broken_references"] == ["planted/endless"]
     assert report["slow_references"] == []
+
+
+def test_statements_are_compared_without_their_examples():
+    from reward_api.data_check import normalise_statement
+
+    a = "Write a function to add two numbers.\nassert add(1, 2) == 3\n>>> add(2, 2)\n4"
+    assert normalise_statement(a) == "write a function to add two numbers 4"
+    train = clean_mbpp()[:20]
+    leaked = planted(
+        train[5],
+        "eval/rewritten-examples",
+        prompt=(train[5].prompt or "").split("assert")[0] + "assert something_else(0) == 0\n",
+        tests=[AssertTest(code="assert something_else(0) == 0")],
+    )
+    assert check_problems(train, against=[leaked])["overlap"] == [train[5].id]
