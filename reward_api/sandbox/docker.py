@@ -71,6 +71,7 @@ _live_lock = threading.Lock()
 _live: dict[str, DockerCell] = {}
 _closing = threading.Event()
 _inflight = [0]  # container creations sent to the engine and not yet registered
+_removals: set[threading.Thread] = set()  # background removals of closed cells
 _hooks_installed = False
 
 
@@ -163,6 +164,7 @@ def remove_all_live() -> None:
         cells = list(_live.values())
     for cell in cells:
         cell.close()
+    wait_removals(10.0)
     if _client is None:
         return
     from docker.errors import DockerException
@@ -431,7 +433,13 @@ class DockerCell(Cell):
 
     # ---------------------------------------------------------------- end
     def close(self) -> None:
-        """Kill and remove the container; idempotent, safe from a signal handler."""
+        """Kill and remove the container; idempotent, safe from a signal handler.
+
+        In normal operation the removal (about 0.1 s in the engine) runs on a background
+        thread, so a worker recycling a cell moves on at once; ``wait_removals`` joins them
+        and so does interpreter exit (they are not daemon threads). Once the backend is
+        shutting down (exit, signals) removal is synchronous.
+        """
         self.broken = True
         if not self._closed.acquire(blocking=False):
             return
@@ -444,15 +452,38 @@ class DockerCell(Cell):
         cid = self.container_id
         if cid is None:
             return
-        from docker.errors import DockerException
+        if _closing.is_set():
+            _remove_quietly(cid)
+            return
+        thread = threading.Thread(target=_remove_quietly, args=(cid,), name=f"rm-{cid[:12]}")
+        with _live_lock:
+            _removals.add(thread)
+        thread.start()
 
-        try:
-            _remove(cid)
-        except DockerException:
-            pass  # auto_remove takes it once the runner sees stdin close
-        finally:
-            with _live_lock:
-                _live.pop(cid, None)
+
+def _remove_quietly(cid: str) -> None:
+    """Remove one container and forget it; a failure leaves it to auto_remove."""
+    from docker.errors import DockerException
+
+    try:
+        _remove(cid)
+    except DockerException:
+        pass  # auto_remove takes it once the runner sees stdin close
+    finally:
+        with _live_lock:
+            _live.pop(cid, None)
+            _removals.discard(threading.current_thread())
+
+
+def wait_removals(timeout_s: float = 30.0) -> None:
+    """Wait until the containers of closed cells are gone."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        with _live_lock:
+            pending = list(_removals)
+        if not pending or time.monotonic() > deadline:
+            return
+        pending[0].join(max(0.0, deadline - time.monotonic()))
 
 
 def _find_cgroup_memory_file(container_id: str) -> Path | None:

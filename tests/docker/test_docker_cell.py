@@ -70,6 +70,7 @@ def test_memory_ceiling_follows_the_problem_limit(cell: DockerCell) -> None:
 def test_close_removes_the_container(cell: DockerCell) -> None:
     cid = cell.container_id
     cell.close()
+    backend.wait_removals()
     out = subprocess.run(["docker", "ps", "-aq", "--no-trunc", "--filter", f"id={cid}"],
                          capture_output=True, text=True, check=True)  # fmt: skip
     assert out.stdout.strip() == ""
