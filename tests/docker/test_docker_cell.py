@@ -102,3 +102,21 @@ def test_a_limit_hit_marks_the_cell_for_replacement(cell: DockerCell) -> None:
     assert not cell.broken
     cell.request({**ECHO, "program": "while True:\n    pass\n", "time_s": 1}, 30)
     assert cell.broken
+
+
+def test_unreachable_engine_is_refused_with_a_fix(tmp_path) -> None:
+    import sys
+    from pathlib import Path
+
+    problems = tmp_path / "p.jsonl"
+    problems.write_text('{"id": "a", "tests": [{"type": "stdio", "input": "", "output": "1"}]}\n')
+    samples = tmp_path / "s.jsonl"
+    samples.write_text('{"problem_id": "a", "code": "print(1)"}\n')
+    env = {"PATH": "/usr/bin:/bin", "DOCKER_HOST": f"unix://{tmp_path}/no.sock"}
+    out = subprocess.run(
+        [str(Path(sys.executable).with_name("codereward")), "verify", str(problems), str(samples),
+         "--sandbox", "docker", "-q"],
+        capture_output=True, text=True, env=env, timeout=120,
+    )  # fmt: skip
+    assert out.returncode == 3
+    assert "Docker engine is not reachable" in out.stderr and "start dockerd" in out.stderr
