@@ -57,7 +57,8 @@ def _spawn(coro: Coroutine[Any, Any, None]) -> None:
     task.add_done_callback(_progress_tasks.discard)
 
 
-REDIS_ERRORS = (redis.ConnectionError, redis.TimeoutError, kombu.exceptions.OperationalError)
+# any broker failure (refused, unreachable, protected mode, NOAUTH, READONLY) is a 503
+REDIS_ERRORS = (redis.RedisError, kombu.exceptions.OperationalError)
 SELF_CHECK_EVERY_S = 10.0
 
 

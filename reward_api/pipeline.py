@@ -276,7 +276,11 @@ class Verifier:
             oom_before = cell.prepare(limits.memory_mb) if hasattr(cell, "prepare") else 0
             answer = cell.request(request, budget)
             oom = (cell.oom_kills() if hasattr(cell, "oom_kills") else 0) > oom_before
-            if answer.get("anomaly"):
+            limits_hit = any(
+                isinstance(r, dict) and (r.get("limit") or r.get("signal"))
+                for r in answer.get("tests") or []
+            )
+            if answer.get("anomaly") or limits_hit:
                 cell.broken = True  # recycle at once; the sample's own reports still stand
         reports = answer.get("tests")
         if not isinstance(reports, list) or len(reports) > len(prepared):
