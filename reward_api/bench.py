@@ -48,7 +48,7 @@ def _reference_set(fmt: str, path: Path, max_tests: int) -> tuple[list[Any], lis
 
 
 def _write_jsonl(path: Path, rows: list[Any]) -> None:
-    path.write_text("".join(r.model_dump_json(exclude_none=True) + "\n" for r in rows))
+    path.write_text("".join(r.model_dump_json() + "\n" for r in rows))
 
 
 def bench_verify(

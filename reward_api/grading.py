@@ -89,11 +89,27 @@ def _as_json_plain(value: Any) -> Any:
     return value
 
 
+_ITEM_TAGS = frozenset({"l", "t", "s", "fs", "dq"})
+_PAIR_TAGS = frozenset({"d", "od", "dd", "ctr"})
+
+
 def _contains_objects(encoded: Any) -> bool:
-    if isinstance(encoded, list):
-        if encoded and encoded[0] in ("o", "nd", "err"):
-            return True
-        return any(_contains_objects(x) for x in encoded)
+    """Whether an encoded value holds an object, array or deferred error (walks the tags)."""
+    if not isinstance(encoded, list) or not encoded:
+        return False
+    tag = encoded[0]
+    if not isinstance(tag, str):
+        return False
+    if tag in ("o", "nd", "err"):
+        return True
+    if tag in _ITEM_TAGS and len(encoded) > 1 and isinstance(encoded[1], list):
+        return any(_contains_objects(x) for x in encoded[1])
+    if tag in _PAIR_TAGS and len(encoded) > 1 and isinstance(encoded[1], list):
+        return any(_contains_objects(k) or _contains_objects(v) for k, v in encoded[1])
+    if tag == "c":
+        return any(_contains_objects(x) for x in encoded[1:])
+    if tag == "np" and len(encoded) > 2:
+        return _contains_objects(encoded[2])
     return False
 
 

@@ -186,3 +186,18 @@ def test_short_circuit_operand_that_raises_when_needed_fails(verifier):
     problem = {"tests": [{"type": "assert", "code": "assert f(1) == 7 or f(0) == 5"}]}
     code = "def f(x):\n    if x == 0:\n        raise ValueError\n    return x * x\n"
     assert not run(verifier, problem, code).accepted
+
+
+def test_lists_of_tag_like_strings_are_plain_values(verifier):
+    problem = {
+        "tests": [
+            {
+                "type": "call",
+                "fn_name": "split",
+                "args": [["o", "n", "l"], 1],
+                "output": [["o"], ["n", "l"]],
+            },
+            {"type": "assert", "code": "assert split(['nd', 'err'], 1) == (['nd'], ['err'])"},
+        ]
+    }
+    assert run(verifier, problem, "def split(xs, k):\n    return xs[:k], xs[k:]\n").accepted
