@@ -29,7 +29,7 @@ from typing import Any, Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from reward_api.errors import SandboxError
+from reward_api.errors import InfrastructureError, SandboxError
 from reward_api.extract import program_of
 from reward_api.grading import JudgeRequest, PreparedTest, apply_judge, grade_report, prepare_tests
 from reward_api.sandbox import CellPool, SandboxPolicy, open_pool
@@ -182,9 +182,21 @@ class Verifier:
         results: list[Result | None] = [None] * len(jobs)
         lock = threading.Lock()
         work_list = list(units.values())
-        static_reports = self._scan(work_list)
+        scan_error: str | None = None
+        for _attempt in range(2):
+            try:
+                static_reports = self._scan(work_list)
+                scan_error = None
+                break
+            except InfrastructureError as exc:  # semgrep failed: retried, then sandbox_error
+                static_reports, scan_error = {}, f"static analysis failed: {exc}"[:500]
 
         def finish(unit: _Work, base: Result) -> None:
+            if scan_error is not None and unit.reward.scan_categories:
+                base = base.model_copy(
+                    update={"verdict": Verdict.sandbox_error, "reward": None, "accepted": False,
+                            "error": scan_error}
+                )  # fmt: skip
             with self._stage("score"):
                 result = _finalize(base, unit, static_reports.get(unit.key))
             for idx in unit.jobs:
