@@ -31,6 +31,7 @@ from __future__ import annotations
 import ast
 import builtins
 import copy
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,18 @@ _CONVERTERS = frozenset(
     }
 )  # fmt: skip
 _MISSING = object()
+
+
+# CPython 3.11's AST constructor keeps a recursion-depth counter that concurrent parses can
+# corrupt ("SystemError: AST constructor recursion depth mismatch"); host-side parsing and
+# compiling of programs and tests goes through this lock.
+PARSE_LOCK = threading.Lock()
+
+
+def parse(source: str) -> ast.Module:
+    """``ast.parse`` under PARSE_LOCK."""
+    with PARSE_LOCK:
+        return ast.parse(source)
 
 
 class NotLiftable(Exception):
@@ -226,7 +239,7 @@ def _called_names(tree: ast.Module) -> set[str]:
 def program_shadows(program: str) -> frozenset[str]:
     """Builtin names the program rebinds at top level (``def sum(a, b)`` in MBPP, say)."""
     try:
-        tree = ast.parse(program)
+        tree = parse(program)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return frozenset()
     return frozenset(_bound_names(tree) & set(dir(builtins)))
@@ -241,8 +254,8 @@ def lift(
     Names the setup code defines stay trusted even if the program redefines them: the judge
     uses the setup's own ``is_same_list``, never the program's.
     """
-    tree = ast.parse(test_code)
-    setup_names = _bound_names(ast.parse(setup_code)) if setup_code else set()
+    tree = parse(test_code)
+    setup_names = _bound_names(parse(setup_code)) if setup_code else set()
     trusted = (set(dir(builtins)) - set(shadowed)) | setup_names
     prelude: list[ast.stmt] = []
     for node in tree.body:

@@ -32,6 +32,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from reward_api.errors import InfrastructureError, SandboxError
 from reward_api.extract import program_of
 from reward_api.grading import JudgeRequest, PreparedTest, apply_judge, grade_report, prepare_tests
+from reward_api.lifting import PARSE_LOCK
 from reward_api.sandbox import CellPool, SandboxPolicy, open_pool
 from reward_api.schemas import Problem, Result, RewardSettings, Sample, TestResult, Verdict
 
@@ -117,7 +118,8 @@ def syntax_verdict(program: str) -> Verdict | None:
     if not program.strip():
         return Verdict.no_code
     try:
-        compile(program, "<solution>", "exec", dont_inherit=True)
+        with PARSE_LOCK:
+            compile(program, "<solution>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return Verdict.syntax_error
     return None
