@@ -12,8 +12,9 @@ import json
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -35,52 +36,48 @@ def _field_error(where: str, exc: ValidationError) -> InputError:
     return InputError(f"{where}: field '{loc}': {err.get('msg')}")
 
 
-def load_problems(path: str | Path) -> dict[str, Problem]:
-    """Problems by id from a JSONL file; InputError names the line and the field."""
+M = TypeVar("M", Problem, Sample)
+
+
+def _read_models(path: str | Path, model: type[M]) -> Iterator[tuple[int, M]]:
+    """(line, validated model) per JSONL line; InputError names the file, line and field."""
     from reward_api.pipeline import load_jsonl
 
-    problems: dict[str, Problem] = {}
     try:
         for n, obj in load_jsonl(path):
             try:
-                problem = Problem.model_validate(obj)
+                yield n, model.model_validate(obj)
             except ValidationError as exc:
                 raise _field_error(f"{path}:{n}", exc) from None
-            if problem.id in problems:
-                raise InputError(f"{path}:{n}: field 'id': duplicate problem id {problem.id!r}")
-            problems[problem.id] = problem
     except OSError as exc:
         raise InputError(f"cannot read {path}: {exc.strerror}") from None
     except ValueError as exc:
         if isinstance(exc, InputError):
             raise
         raise InputError(str(exc)) from None
+
+
+def load_problems(path: str | Path) -> dict[str, Problem]:
+    """Problems by id from a JSONL file; InputError names the line and the field."""
+    problems: dict[str, Problem] = {}
+    for n, problem in _read_models(path, Problem):
+        if problem.id in problems:
+            raise InputError(f"{path}:{n}: field 'id': duplicate problem id {problem.id!r}")
+        problems[problem.id] = problem
     if not problems:
         raise InputError(f"{path}: no problems")
     return problems
 
 
 def load_samples(path: str | Path, problems: dict[str, Problem]) -> list[Sample]:
-    from reward_api.pipeline import load_jsonl
-
+    """Samples in file order; each must name a known problem."""
     samples = []
-    try:
-        for n, obj in load_jsonl(path):
-            try:
-                sample = Sample.model_validate(obj)
-            except ValidationError as exc:
-                raise _field_error(f"{path}:{n}", exc) from None
-            if sample.problem_id not in problems:
-                raise InputError(
-                    f"{path}:{n}: field 'problem_id': unknown problem {sample.problem_id!r}"
-                )
-            samples.append(sample)
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(str(exc)) from None
+    for n, sample in _read_models(path, Sample):
+        if sample.problem_id not in problems:
+            raise InputError(
+                f"{path}:{n}: field 'problem_id': unknown problem {sample.problem_id!r}"
+            )
+        samples.append(sample)
     return samples
 
 
@@ -140,7 +137,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="codereward", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="codereward",
+        description="Sandboxed code-verification rewards and an OAPL trainer for code models.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     v = sub.add_parser("verify", help="verify samples against problems in the sandbox")
     v.add_argument("problems", help="problems JSONL (CONTRACT.md)")

@@ -1,28 +1,18 @@
 """Unbiased pass@k on held-out problems (the estimator of Chen et al., 2021).
 
-``pass_at_k(n, c, k) = 1 − C(n−c, k) / C(n, k)``, computed as a product so it is exact for
-large n. ``evaluate`` samples n completions per problem with an engine, scores them and
-averages pass@k over problems; problems with any ``sandbox_error`` are left out and counted.
+``pass_at_k(n, c, k) = 1 − C(n−c, k) / C(n, k)`` is ``reward_api.evaluation.pass_at_k``, one
+estimator for ``codereward eval`` and the trainer. ``evaluate`` samples n completions per
+problem with an engine, scores them and averages pass@k over problems; problems with any
+``sandbox_error`` are left out and counted.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from reward_api.evaluation import pass_at_k
 from trainer.rewards import RewardRequest, RewardSource
 from trainer.rollout import RolloutEngine
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """Probability that at least one of k draws (without replacement) from n passes."""
-    if not 0 <= c <= n or not 1 <= k <= n:
-        raise ValueError(f"need 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
-    if n - c < k:
-        return 1.0
-    miss = 1.0
-    for i in range(n - c + 1, n + 1):
-        miss *= 1.0 - k / i
-    return 1.0 - miss
 
 
 def evaluate(

@@ -1,8 +1,6 @@
 """Exploit: leave a note in /tmp or /dev/shm for another sample (the next one, or a parallel one)."""
 
-import pytest
-
-from reward_api.pipeline import Job, Verifier, VerifierSettings
+from reward_api.pipeline import Job
 from reward_api.schemas import Problem, Sample
 
 WRITE = (
@@ -13,12 +11,6 @@ READ = (
     "seen = [p for p in ('/tmp/note', '/dev/shm/note') if os.path.exists(p)]\n"
     "print('none' if not seen else seen)\n"
 )
-
-
-@pytest.fixture(scope="module")
-def solo():
-    with Verifier(VerifierSettings(workers=1)) as v:
-        yield v
 
 
 def _problem(pid: str, out: str) -> Problem:

@@ -1,8 +1,6 @@
 """Exploit: a double-forked daemon in a new session that outlives its test and spies on later ones."""
 
-import pytest
-
-from reward_api.pipeline import Job, Verifier, VerifierSettings
+from reward_api.pipeline import Job
 from reward_api.schemas import Problem, Sample
 
 DAEMON = (
@@ -21,12 +19,6 @@ CENSUS = (
     "others = [p for p in os.listdir('/proc') if p.isdigit() and int(p) not in (1, os.getpid())]\n"
     "print('clean' if not others else 'dirty %s' % others)\n"
 )
-
-
-@pytest.fixture(scope="module")
-def solo():
-    with Verifier(VerifierSettings(workers=1)) as v:
-        yield v
 
 
 def _problem(output: str) -> Problem:

@@ -1,8 +1,6 @@
 """Exploit: plant modules (numpy.py, sitecustomize, .pth) for later samples to import."""
 
-import pytest
-
-from reward_api.pipeline import Job, Verifier, VerifierSettings
+from reward_api.pipeline import Job
 from reward_api.schemas import Problem, Sample
 
 PLANT = """
@@ -20,12 +18,6 @@ CHECK = """
 import numpy, collections, os
 print("clean" if hasattr(numpy, "array") and not os.listdir("/tmp") and not os.listdir("/dev/shm") else "dirty")
 """
-
-
-@pytest.fixture(scope="module")
-def solo():
-    with Verifier(VerifierSettings(workers=1)) as v:
-        yield v
 
 
 def test_planted_modules_do_not_reach_the_next_sample(solo):
