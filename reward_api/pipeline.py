@@ -34,7 +34,15 @@ from reward_api.extract import program_of
 from reward_api.grading import JudgeRequest, PreparedTest, apply_judge, grade_report, prepare_tests
 from reward_api.lifting import PARSE_LOCK
 from reward_api.sandbox import CellPool, SandboxPolicy, open_pool
-from reward_api.schemas import Problem, Result, RewardSettings, Sample, TestResult, Verdict
+from reward_api.schemas import (
+    AssertTest,
+    Problem,
+    Result,
+    RewardSettings,
+    Sample,
+    TestResult,
+    Verdict,
+)
 
 SANDBOX_ATTEMPTS = 3
 # compiling candidate programs on the host (the syntax check) must not spray their warnings
@@ -284,6 +292,7 @@ class Verifier:
             "max_output_bytes": self.settings.max_output_bytes,
             "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
             "stop_after_timeout": unit.reward.mode == "all_or_nothing",
+            "numpy": _mentions_numpy(unit.program, problem),
         }
         budget = (limits.time_s + 2.0) * max(1, len(prepared)) + 30.0
         with self._stage("sandbox"), self.pool.lease() as cell:
@@ -327,6 +336,10 @@ class Verifier:
             "setup": problem.setup_code,
             "prelude": "\n".join(sorted(p for p in preludes if p)),
             "checks": [{"expr": c.expr, "values": v} for _, c, v in judge.items],
+            "numpy": any(
+                '"nd"' in json.dumps(v) or '"np"' in json.dumps(v) for _, _, v in judge.items
+            )
+            or _mentions_numpy("", problem),
             "time_s": problem.limits.time_s,
             "memory_mb": max(problem.limits.memory_mb, 256),
         }
@@ -336,6 +349,13 @@ class Verifier:
         if not isinstance(outcomes, list) or len(outcomes) != len(judge.items):
             raise SandboxError("judge answered with a malformed report")
         return outcomes
+
+
+def _mentions_numpy(program: str, problem: Problem) -> bool:
+    """Whether the runner should warm numpy first (so numpy values are recognised as such)."""
+    if "numpy" in program or "numpy" in (problem.setup_code or ""):
+        return True
+    return any(isinstance(t, AssertTest) and "numpy" in t.code for t in problem.tests)
 
 
 def _finalize(base: Result, unit: _Work, static: Any) -> Result:

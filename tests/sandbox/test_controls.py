@@ -201,3 +201,16 @@ def test_lists_of_tag_like_strings_are_plain_values(verifier):
         ]
     }
     assert run(verifier, problem, "def split(xs, k):\n    return xs[:k], xs[k:]\n").accepted
+
+
+def test_numpy_arrays_in_judged_comparisons(verifier):
+    problem = {
+        "tests": [
+            {
+                "type": "assert",
+                "code": "import numpy as np\nassert np.allclose(scale([1, 2]), [2.0, 4.0])",
+            }
+        ]
+    }
+    code = "import numpy as np\ndef scale(xs):\n    return np.array(xs) * 2.0\n"
+    assert run(verifier, problem, code).accepted
