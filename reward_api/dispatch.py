@@ -33,7 +33,7 @@ from reward_api.cache import AsyncRedisCache, MemoryCache, runtime_version
 from reward_api.errors import InfrastructureError
 from reward_api.pipeline import Job, Verifier
 from reward_api.runs import run_stdio
-from reward_api.schemas import Problem, Result, RewardSettings, Sample, Verdict
+from reward_api.schemas import Problem, Result, RewardSettings, Sample
 from reward_api.settings import ServiceSettings
 from reward_api.tasks import (
     HEARTBEAT_TTL_S,
@@ -41,6 +41,7 @@ from reward_api.tasks import (
     TASK_NAME,
     WORKERS_KEY,
     encode_payload,
+    infra_result,
     make_celery,
     queue_for,
     self_check,
@@ -74,22 +75,6 @@ class Work:
     digest: str
     problem: Problem
     sample: Sample
-
-
-def infra_result(sample: Sample, error: str) -> Result:
-    """An infrastructure failure reported for a sample: no reward, never a 0."""
-    return Result.model_validate(
-        {
-            "problem_id": sample.problem_id,
-            "sample_id": sample.sample_id,
-            "reward": None,
-            "accepted": False,
-            "passed": 0,
-            "total": 0,
-            "verdict": Verdict.sandbox_error,
-            "error": error,
-        }
-    )
 
 
 class EmbeddedDispatch:

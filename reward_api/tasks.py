@@ -205,17 +205,15 @@ def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
         try:
             results = state.verifier().verify([Job(p, s) for _, p, s in todo], reward)
         except SoftTimeLimitExceeded:
-            results = [_infra_result(s, "task soft time limit exceeded") for _, _, s in todo]
+            results = [infra_result(s, "task soft time limit exceeded") for _, _, s in todo]
         except InfrastructureError as exc:
             # The sandbox itself is unusable here (e.g. cannot start a cell).
-            results = [_infra_result(s, f"sandbox unavailable: {exc}") for _, _, s in todo]
+            results = [infra_result(s, f"sandbox unavailable: {exc}") for _, _, s in todo]
         except Exception as exc:
             # The task boundary: a fault of ours (a bug, a broken install) must still answer
             # the waiting gateway, as sandbox_error (never a reward of 0), and be logged loudly.
             log.exception("verification failed inside the worker")
-            results = [
-                _infra_result(s, f"internal error: {type(exc).__name__}") for _, _, s in todo
-            ]
+            results = [infra_result(s, f"internal error: {type(exc).__name__}") for _, _, s in todo]
         fresh = {k: r for (k, _, _), r in zip(todo, results, strict=True)}
         through_outage(state, lambda: cache.put_many(fresh))
         infra = [r for r in fresh.values() if r.verdict is Verdict.sandbox_error]
@@ -233,7 +231,8 @@ def _zip_hits(
     return [(k, hits[k], (k, p, s)) for k, p, s in items if k in hits]
 
 
-def _infra_result(sample: Sample, error: str) -> Result:
+def infra_result(sample: Sample, error: str) -> Result:
+    """An infrastructure failure reported for a sample: no reward, never a 0."""
     return Result.model_validate(
         {
             "problem_id": sample.problem_id,
