@@ -1,6 +1,6 @@
 """Unbiased pass@k on held-out problems (the estimator of Chen et al., 2021).
 
-``pass_at_k(n, c, k) = 1 − C(n−c, k) / C(n, k)`` is ``reward_api.evaluation.pass_at_k``, one
+``pass_at_k(n, c, k) = 1 − C(n−c, k) / C(n, k)`` is ``reward_api.pass_at_k``, one
 estimator for ``codereward eval`` and the trainer. ``evaluate`` samples n completions per
 problem with an engine, scores them and averages pass@k over problems; problems with any
 ``sandbox_error`` are left out and counted.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from reward_api.evaluation import pass_at_k
+from reward_api import pass_at_k
 from trainer.rewards import RewardRequest, RewardSource
 from trainer.rollout import RolloutEngine
 

@@ -68,18 +68,16 @@ def _scored(result: dict[str, Any]) -> Scored:
 
 
 class LocalRewards:
-    """``reward_api.pipeline.Verifier`` in this process."""
+    """``reward_api.Verifier`` in this process."""
 
     def __init__(self, reward_settings: dict[str, Any] | None = None) -> None:
-        from reward_api.pipeline import Verifier
-        from reward_api.schemas import RewardSettings
+        from reward_api import RewardSettings, Verifier
 
         self._verifier = Verifier()
         self._settings = RewardSettings.model_validate(reward_settings) if reward_settings else None
 
     def score(self, requests: Sequence[RewardRequest]) -> list[Scored]:
-        from reward_api.pipeline import Job
-        from reward_api.schemas import Problem, Sample
+        from reward_api import Job, Problem, Sample
 
         problems: dict[str, Problem] = {}
         jobs = []
@@ -119,7 +117,7 @@ class HttpRewards:
         retry_backoff_s: float = 0.5,
         reward_settings: dict[str, Any] | None = None,
     ) -> None:
-        from reward_api.client import RewardClient
+        from reward_api import RewardClient
 
         self._client = RewardClient(
             url,
