@@ -50,7 +50,33 @@ _EXPORTS: dict[str, str] = {
     "SandboxUnavailable": "reward_api.errors",
 }
 
-__all__ = ["__version__", *sorted(_EXPORTS)]
+__all__ = [
+    "AssertTest",
+    "AsyncRewardClient",
+    "CallTest",
+    "CodeRewardError",
+    "InfrastructureError",
+    "InputError",
+    "Job",
+    "Limits",
+    "Problem",
+    "Result",
+    "RewardClient",
+    "RewardClientError",
+    "RewardSettings",
+    "Sample",
+    "SandboxError",
+    "SandboxUnavailable",
+    "StdioTest",
+    "TestResult",
+    "Verdict",
+    "Verifier",
+    "VerifierSettings",
+    "__version__",
+    "pass_at_k",
+    "trl_reward_func",
+    "verify_once",
+]
 
 
 def __getattr__(name: str) -> Any:
@@ -87,8 +113,8 @@ if TYPE_CHECKING:
         CallTest,
         Limits,
         Problem,
-        RewardSettings,
         Result,
+        RewardSettings,
         Sample,
         StdioTest,
         TestResult,
