@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
-    "Verifier": "reward_api.pipeline",
-    "VerifierSettings": "reward_api.pipeline",
-    "Job": "reward_api.pipeline",
-    "verify_once": "reward_api.pipeline",
+    "Verifier": "reward_api.verify.pipeline",
+    "VerifierSettings": "reward_api.verify.pipeline",
+    "Job": "reward_api.verify.pipeline",
+    "verify_once": "reward_api.verify.pipeline",
     "Problem": "reward_api.schemas",
     "Sample": "reward_api.schemas",
     "Result": "reward_api.schemas",
@@ -42,7 +42,7 @@ _EXPORTS: dict[str, str] = {
     "AsyncRewardClient": "reward_api.client",
     "RewardClientError": "reward_api.client",
     "trl_reward_func": "reward_api.client",
-    "pass_at_k": "reward_api.evaluation",
+    "pass_at_k": "reward_api.data.passk",
     "CodeRewardError": "reward_api.errors",
     "InputError": "reward_api.errors",
     "InfrastructureError": "reward_api.errors",
@@ -99,6 +99,7 @@ if TYPE_CHECKING:
         RewardClientError,
         trl_reward_func,
     )
+    from reward_api.data.passk import pass_at_k
     from reward_api.errors import (
         CodeRewardError,
         InfrastructureError,
@@ -106,8 +107,6 @@ if TYPE_CHECKING:
         SandboxError,
         SandboxUnavailable,
     )
-    from reward_api.evaluation import pass_at_k
-    from reward_api.pipeline import Job, Verifier, VerifierSettings, verify_once
     from reward_api.schemas import (
         AssertTest,
         CallTest,
@@ -120,3 +119,4 @@ if TYPE_CHECKING:
         TestResult,
         Verdict,
     )
+    from reward_api.verify.pipeline import Job, Verifier, VerifierSettings, verify_once

@@ -1,90 +1,38 @@
-"""The ``codereward`` command line: ``verify`` here; other commands register themselves.
+"""The ``codereward`` command line: ``verify`` here, the other commands in their packages.
 
+``serve`` and ``worker`` (``reward_api.service.cli``), ``data convert|check`` and ``eval``
+(``reward_api.data.cli``), ``rewards compare`` (``reward_api.data.compare_rewards``) and
+``train`` (``trainer.cli``) each add their subcommands with ``register(subparsers)``.
 Every command parses its arguments before importing anything heavy. Bad input exits with
-status 2 and a message naming the file, line and field; a run that completed exits 0.
+status 2 and a message naming the file, line and field; a run that completed exits 0;
+a sandbox that cannot start exits 3.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import ValidationError
-
+import trainer.cli
+from reward_api.data import cli as data_cli
+from reward_api.data import compare_rewards
 from reward_api.errors import InputError, SandboxUnavailable
-from reward_api.schemas import Problem, Result, RewardSettings, Sample
+from reward_api.jsonl import load_problems, load_samples
+from reward_api.schemas import Result, RewardSettings
+from reward_api.service import cli as service_cli
 
-# modules that add their own subcommands with register(subparsers)
-COMMAND_MODULES = (
-    "reward_api.service_cli",
-    "reward_api.data_cli",
-    "reward_api.compare_rewards",
-    "trainer.cli",
-)
-
-
-def _field_error(where: str, exc: ValidationError) -> InputError:
-    err = exc.errors()[0]
-    loc = ".".join(str(p) for p in err.get("loc", ())) or "(object)"
-    return InputError(f"{where}: field '{loc}': {err.get('msg')}")
-
-
-M = TypeVar("M", Problem, Sample)
-
-
-def _read_models(path: str | Path, model: type[M]) -> Iterator[tuple[int, M]]:
-    """(line, validated model) per JSONL line; InputError names the file, line and field."""
-    from reward_api.pipeline import load_jsonl
-
-    try:
-        for n, obj in load_jsonl(path):
-            try:
-                yield n, model.model_validate(obj)
-            except ValidationError as exc:
-                raise _field_error(f"{path}:{n}", exc) from None
-    except OSError as exc:
-        raise InputError(f"cannot read {path}: {exc.strerror}") from None
-    except ValueError as exc:
-        if isinstance(exc, InputError):
-            raise
-        raise InputError(str(exc)) from None
-
-
-def load_problems(path: str | Path) -> dict[str, Problem]:
-    """Problems by id from a JSONL file; InputError names the line and the field."""
-    problems: dict[str, Problem] = {}
-    for n, problem in _read_models(path, Problem):
-        if problem.id in problems:
-            raise InputError(f"{path}:{n}: field 'id': duplicate problem id {problem.id!r}")
-        problems[problem.id] = problem
-    if not problems:
-        raise InputError(f"{path}: no problems")
-    return problems
-
-
-def load_samples(path: str | Path, problems: dict[str, Problem]) -> list[Sample]:
-    """Samples in file order; each must name a known problem."""
-    samples = []
-    for n, sample in _read_models(path, Sample):
-        if sample.problem_id not in problems:
-            raise InputError(
-                f"{path}:{n}: field 'problem_id': unknown problem {sample.problem_id!r}"
-            )
-        samples.append(sample)
-    return samples
+COMMAND_MODULES = (service_cli, data_cli, compare_rewards, trainer.cli)
 
 
 def load_reward(spec: str | None) -> RewardSettings | None:
     if spec is None:
         return None
-    from reward_api import scoring
+    from reward_api.verify import scoring
 
     try:
         return scoring.load_reward_settings(spec)
@@ -110,7 +58,7 @@ def summary_line(results: list[Result], seconds: float, tests_run: int) -> str:
 def cmd_verify(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
-    from reward_api.pipeline import Job, Verifier, VerifierSettings
+    from reward_api.verify.pipeline import Job, Verifier, VerifierSettings
 
     problems = load_problems(args.problems)
     samples = load_samples(args.samples, problems)
@@ -151,13 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--reward", help="reward preset name or a JSON/TOML settings file")
     v.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     v.set_defaults(func=cmd_verify)
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            continue
+    for module in COMMAND_MODULES:
         module.register(sub)
     return parser
 

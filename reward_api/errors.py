@@ -3,9 +3,9 @@
 CodeRewardError
 ├── InputError            bad input from a user (CLI: clear message, HTTP: 422)
 │   ├── ProblemNotFound   a sample names a problem id nobody registered
-│   └── RewardSettingsError  bad --reward preset or settings file (reward_api.scoring)
+│   └── RewardSettingsError  bad --reward preset or settings file (reward_api.verify.scoring)
 └── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
-    ├── StaticAnalysisError  semgrep-core failed (reward_api.static)
+    ├── StaticAnalysisError  semgrep-core failed (reward_api.verify.static_analysis)
     ├── SandboxError      a cell died, hung or answered nonsense
     └── SandboxUnavailable the backend cannot start at all (missing runtime, no engine)
 """
@@ -35,3 +35,7 @@ class SandboxError(InfrastructureError):
 
 class SandboxUnavailable(InfrastructureError):
     """The sandbox backend cannot run here (missing runtime, bubblewrap or Docker)."""
+
+
+class BrokerUnavailable(InfrastructureError):
+    """Redis (broker, cache or problem store) cannot be reached; the gateway answers 503."""

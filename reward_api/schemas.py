@@ -175,7 +175,10 @@ class Finding(_Model):
 class StaticReport(_Model):
     findings: list[Finding] = Field(default_factory=list, description="Static-analysis findings.")
     score: float = Field(
-        1.0, ge=0, le=1, description="Static score in [0, 1]; formula in reward_api.static."
+        1.0,
+        ge=0,
+        le=1,
+        description="Static score in [0, 1]; formula in reward_api.verify.static_analysis.",
     )
 
 
@@ -202,8 +205,24 @@ class Result(_Model):
     )
 
 
+def sandbox_error_result(
+    problem_id: str, sample_id: str | None, error: str, total: int = 0
+) -> Result:
+    """An infrastructure failure reported for a sample: no reward, never a 0."""
+    return Result(
+        problem_id=problem_id,
+        sample_id=sample_id,
+        reward=None,
+        accepted=False,
+        passed=0,
+        total=total,
+        verdict=Verdict.sandbox_error,
+        error=error[:500],
+    )
+
+
 class RewardSettings(_Model):
-    """How a result's reward is composed; named presets live in ``reward_api.scoring``.
+    """How a result's reward is composed; named presets live in ``reward_api.verify.scoring``.
 
     Any field left unset takes the preset's value.
     """

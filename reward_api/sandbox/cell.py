@@ -42,6 +42,15 @@ class Cell(abc.ABC):
     def close(self) -> None:
         """Kill the sandbox and everything in it; idempotent."""
 
+    # resources: implemented by each backend (cgroups of a bwrap cell, or of a container)
+    @abc.abstractmethod
+    def prepare(self, memory_mb: int) -> int:
+        """Set the cell's memory ceiling for the next sample; return the OOM-kill count so far."""
+
+    @abc.abstractmethod
+    def oom_kills(self) -> int:
+        """OOM kills inside the cell since it started (0 where the host cannot tell)."""
+
     def request(self, message: dict[str, Any], timeout_s: float) -> dict[str, Any]:
         """Send one request and wait for its answer, or raise SandboxError."""
         if self.broken:

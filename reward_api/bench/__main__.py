@@ -1,0 +1,168 @@
+"""``make bench``: speed and memory as ratios against baselines measured in the same run.
+
+Sections (each prints its own table; a section whose parts are missing says why):
+
+- verify: ``codereward verify`` (the CLI, cold start included, default reward with the hack
+  gate) on >= 1,200 MBPP tests and on APPS, against plain unsandboxed runs on the same
+  number of workers: a fresh ``python3 -I`` per test, and a fresh one per sample;
+- cell memory: what one warm cell costs (cgroup accounting, when available);
+- static, docker, gateway: the benches those components ship.
+
+No number here gates a test: the ratios are for people and for the closing notes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from reward_api.bench.unsandboxed import run_plain_many
+
+ROOT = Path(__file__).resolve().parents[2]  # the repository
+DATA = Path(os.environ.get("CODEREWARD_BENCH_DATA", ROOT.parent / "shared" / "data"))
+
+
+def _reference_set(fmt: str, path: Path, max_tests: int) -> tuple[list[Any], list[Any]]:
+    from reward_api.data.converters import convert
+
+    problems, samples, _ = convert(fmt, str(path))
+    by_id = {p.id: p for p in problems}
+    chosen_p, chosen_s, seen, n_tests = [], [], set(), 0
+    for s in samples:
+        if s.problem_id in seen:
+            continue
+        seen.add(s.problem_id)
+        chosen_p.append(by_id[s.problem_id])
+        chosen_s.append(s)
+        n_tests += len(by_id[s.problem_id].tests)
+        if n_tests >= max_tests:
+            break
+    return chosen_p, chosen_s
+
+
+def _write_jsonl(path: Path, rows: list[Any]) -> None:
+    path.write_text("".join(r.model_dump_json() + "\n" for r in rows))
+
+
+def bench_verify(
+    name: str, fmt: str, path: Path, max_tests: int, workers: int = 2
+) -> dict[str, Any]:
+    problems, samples = _reference_set(fmt, path, max_tests)
+    n_tests = sum(len(p.tests) for p in problems)
+    with tempfile.TemporaryDirectory() as d:
+        pf, sf, of = Path(d, "p.jsonl"), Path(d, "s.jsonl"), Path(d, "r.jsonl")
+        _write_jsonl(pf, problems)
+        _write_jsonl(sf, samples)
+        cli = [
+            sys.executable,
+            "-m",
+            "reward_api.cli",
+            "verify",
+            str(pf),
+            str(sf),
+            "-o",
+            str(of),
+            "-q",
+        ]
+        t0 = time.perf_counter()
+        proc = subprocess.run([*cli, "--workers", str(workers)], capture_output=True, text=True)
+        t_cr = time.perf_counter() - t0
+        if proc.returncode != 0:
+            raise RuntimeError(proc.stderr[-2000:])
+        accepted = sum(json.loads(line)["accepted"] for line in of.read_text().splitlines())
+    by_id = {p.id: p for p in problems}
+    pairs = [(by_id[s.problem_id], s.code or "") for s in samples]
+    _, t_test = run_plain_many(pairs, workers=workers, per="test")
+    _, t_sample = run_plain_many(pairs, workers=workers, per="sample")
+    return {
+        "set": name,
+        "samples": len(samples),
+        "tests": n_tests,
+        "accepted": accepted,
+        "verify_s": t_cr,
+        "plain_per_test_s": t_test,
+        "plain_per_sample_s": t_sample,
+        "ms_per_test_verify": 1000 * t_cr / n_tests,
+        "ms_per_test_plain": 1000 * t_test / n_tests,
+        "ratio_vs_spawn_per_test": t_cr / t_test,
+        "ratio_vs_fresh_interpreter_per_sample": t_cr / t_sample,
+    }
+
+
+def bench_cell_memory() -> dict[str, Any]:
+    from reward_api.sandbox.process import ProcessCell
+    from reward_api.verify.pipeline import VerifierSettings
+
+    cell = ProcessCell(VerifierSettings().policy())
+    try:
+        d = cell.cgroups.dirs.get("memory")
+        if d is None:
+            return {"cell_memory_mb": None, "note": "no writable memory cgroup here"}
+        name = "memory.current" if (d / "memory.current").exists() else "memory.usage_in_bytes"
+        return {"cell_memory_mb": int((d / name).read_text()) / 2**20}
+    finally:
+        cell.close()
+
+
+def _section(title: str, fn: Callable[[], Any]) -> None:
+    print(f"\n## {title}", flush=True)
+    try:
+        out = fn()
+    except Exception as exc:  # a bench section that cannot run here says why and the rest go on
+        print(f"  skipped: {type(exc).__name__}: {str(exc)[:300]}")
+        return
+    rows = out if isinstance(out, list) else [out]
+    for row in rows:
+        for key, value in row.items():
+            shown = f"{value:.3f}" if isinstance(value, float) else value
+            print(f"  {key:42s} {shown}")
+        print()
+
+
+def main() -> int:
+    print("codereward bench: ratios < 1 mean codereward is faster than the baseline")
+    if DATA.exists():
+        _section(
+            "verify vs plain execution (MBPP asserts, 2 workers)",
+            lambda: bench_verify("mbpp", "mbpp", DATA / "mbpp.jsonl", 1200),
+        )
+        _section(
+            "verify vs plain execution (APPS stdio/call, 2 workers)",
+            lambda: bench_verify("apps", "apps", DATA / "apps_mini_val_150.jsonl", 1000),
+        )
+    else:
+        print(f"\n## verify\n  skipped: no datasets at {DATA} (set CODEREWARD_BENCH_DATA)")
+    _section("memory of one warm cell", bench_cell_memory)
+
+    def static() -> Any:
+        from reward_api.bench.static import bench_static
+
+        return bench_static(64)
+
+    def docker() -> Any:
+        from reward_api.bench.docker import bench_docker
+
+        return bench_docker()
+
+    def gateway() -> Any:
+        from reward_api.bench.gateway import bench_gateway
+
+        return bench_gateway()
+
+    _section(
+        "static analysis at batch 64 (semgrep-core, batched vs one CLI call per program)", static
+    )
+    _section("docker backend per test vs bare spawn and docker run", docker)
+    _section("gateway (loopback, bounded load)", gateway)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

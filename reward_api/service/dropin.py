@@ -1,0 +1,319 @@
+"""Drop-in endpoints: OpenRLHF's remote reward and SandboxFusion's /run_code and /submit.
+
+A trainer built for those services switches to codereward by changing a URL. The adapters
+are thin: translate the foreign body, call the gateway's spine (``Gateway.resolve`` and
+``Gateway.score``) or the sandbox's stdio run, translate back.
+
+- ``POST /compat/openrlhf``: OpenRLHF's ``--remote_rm_url`` protocol. Body ``{"query":
+  [...], "prompts": [...], "labels": [...]}``: each query is prompt + response (the
+  response is the query with its prompt prefix removed), each label a registered problem
+  id. Answer ``{"rewards": [...], "scores": [...], "extra_logs": {...}}``. OpenRLHF needs
+  a float per sample and has no "drop this sample", so an infrastructure failure answers
+  503 with Retry-After (OpenRLHF's client retries) instead of inventing a 0.
+- ``POST /run_code``: SandboxFusion's code runner, as verl's ``sandbox_fusion`` reward
+  calls it (``code``, ``stdin``, ``language``, ``compile_timeout``, ``run_timeout``,
+  ``memory_limit_MB``, ``files``, ``fetch_files``); the program runs once in our sandbox
+  on ``stdin`` and the answer carries ``status`` (Success, Failed, SandboxError),
+  ``message``, ``compile_result`` (null: Python is not compiled), ``run_result`` (``status``
+  Finished or TimeLimitExceeded, ``execution_time``, ``return_code``, ``stdout``,
+  ``stderr``), ``executor_pod_name`` and ``files``. verl compares ``stdout`` with the
+  expected output itself.
+- ``POST /submit``: SandboxFusion's judge. ``id`` names a registered problem (or
+  ``config.provided_data.problem`` carries one inline), ``completion`` is model output;
+  the answer is SandboxFusion's ``EvalResult``: ``id``, ``accepted``, ``extracted_code``,
+  ``tests`` (``passed``, ``exec_info``, ``test_info``) and ``extra`` (our reward,
+  verdict and result).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from reward_api.schemas import Problem, Result, Verdict
+from reward_api.service.deps import CompatCallerDep, GatewayDep
+from reward_api.service.http import ApiError, RewardItem
+from reward_api.verify.extract import extract_code
+
+# ---------------------------------------------------------------- OpenRLHF
+
+
+class OpenRLHFRequest(BaseModel):
+    """OpenRLHF's remote reward request (extra keys it may add are ignored)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    query: list[str] = Field(description="Prompt + response texts, one per sample.")
+    prompts: list[str] | None = Field(
+        default=None, description="The prompts; removed from the front of each query when present."
+    )
+    labels: list[str] = Field(description="Problem ids (registered with POST /v1/problems).")
+
+
+class OpenRLHFResponse(BaseModel):
+    """Rewards in sample order, as OpenRLHF reads them."""
+
+    rewards: list[float] = Field(description="Reward per sample (advantage input).")
+    scores: list[float] = Field(description="Same values; OpenRLHF uses them for filtering.")
+    extra_logs: dict[str, list[float]] = Field(
+        description="Per-sample values OpenRLHF averages into its logs (accepted, pass_rate)."
+    )
+
+
+# ---------------------------------------------------------------- SandboxFusion
+
+
+class RunCodeRequest(BaseModel):
+    """SandboxFusion's /run_code request (the fields verl sends)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    code: str = Field(description="The program to run.")
+    language: str = Field(default="python", description="Only 'python' (and 'python3') run here.")
+    stdin: str | None = Field(default=None, description="Text fed to standard input.")
+    compile_timeout: float = Field(default=10, gt=0, description="Unused: Python is not compiled.")
+    run_timeout: float = Field(default=10, gt=0, le=300, description="Wall seconds for the run.")
+    memory_limit_MB: int = Field(
+        default=-1, ge=-1, le=16384, description="Memory limit in MiB; -1 takes the default 512."
+    )
+    files: dict[str, str | None] = Field(
+        default_factory=dict, description="Accepted for compatibility; must be empty."
+    )
+    fetch_files: list[str] = Field(
+        default_factory=list, description="Accepted for compatibility; nothing is fetched."
+    )
+
+
+class CommandRunResult(BaseModel):
+    """One command's outcome, in SandboxFusion's shape."""
+
+    status: Literal["Finished", "Error", "TimeLimitExceeded"] = Field(
+        description="Finished (any exit code), TimeLimitExceeded, or Error (sandbox side)."
+    )
+    execution_time: float | None = Field(default=None, description="Wall seconds.")
+    return_code: int | None = Field(default=None, description="Exit code; null when killed.")
+    stdout: str | None = Field(default=None, description="Standard output.")
+    stderr: str | None = Field(default=None, description="Tail of standard error.")
+
+
+class RunCodeResponse(BaseModel):
+    """SandboxFusion's /run_code response."""
+
+    status: Literal["Success", "Failed", "SandboxError"] = Field(
+        description="Success: exit 0; Failed: non-zero exit or time limit; SandboxError: ours."
+    )
+    message: str = Field(default="", description="Detail for SandboxError.")
+    compile_result: CommandRunResult | None = Field(
+        default=None, description="Always null (Python)."
+    )
+    run_result: CommandRunResult | None = Field(default=None, description="The run's outcome.")
+    executor_pod_name: str | None = Field(default=None, description="Always null.")
+    files: dict[str, str] = Field(default_factory=dict, description="Always empty.")
+
+
+class TestConfig(BaseModel):
+    """SandboxFusion's submit config; ``provided_data.problem`` may carry a problem inline."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    language: str | None = Field(
+        default=None, description="Ignored: the problem's language is used."
+    )
+    compile_timeout: float | None = Field(default=None, description="Ignored.")
+    run_timeout: float | None = Field(
+        default=None, description="Ignored: the problem's limits apply."
+    )
+    provided_data: dict[str, Any] | None = Field(
+        default=None, description="{'problem': Problem} to judge against an unregistered problem."
+    )
+    extra: dict[str, Any] = Field(default_factory=dict, description="Ignored.")
+
+
+class SubmitRequest(BaseModel):
+    """SandboxFusion's /submit request."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    dataset: str | None = Field(
+        default=None, description="Ignored: problems come from our registry."
+    )
+    id: int | str = Field(description="Registered problem id.")
+    completion: str = Field(description="Model output; its last fenced block is the program.")
+    config: TestConfig = Field(default_factory=TestConfig, description="Judge options.")
+
+
+class EvalTestCase(BaseModel):
+    """One test of a submission."""
+
+    passed: bool = Field(description="The test passed.")
+    exec_info: RunCodeResponse = Field(description="How the program ran on this test.")
+    test_info: dict[str, Any] | None = Field(default=None, description="Our verdict for the test.")
+
+
+class EvalResult(BaseModel):
+    """SandboxFusion's /submit response."""
+
+    id: int | str = Field(description="The submitted id.")
+    accepted: bool = Field(description="Every test passed.")
+    extracted_code: str = Field(description="The program taken from the completion.")
+    full_code: str | None = Field(default=None, description="Same as extracted_code.")
+    test_code: str | None = Field(default=None, description="Null: tests never leave the service.")
+    tests: list[EvalTestCase] = Field(description="Per test outcome.")
+    extracted_type: Literal["fenced", "incomplete_fenced", "heuristic", "empty"] | None = Field(
+        default=None,
+        description="'fenced' when a code block was found, else 'heuristic' or 'empty'.",
+    )
+    extra: dict[str, Any] | None = Field(
+        default=None, description="codereward's reward, verdict and full result."
+    )
+
+
+# ---------------------------------------------------------------- translation
+
+
+def split_response(query: str, prompt: str | None) -> str:
+    """OpenRLHF sends prompt + response; the response is what follows the prompt."""
+    if prompt and query.startswith(prompt):
+        return query[len(prompt) :]
+    return query
+
+
+def run_response(report: dict[str, Any]) -> RunCodeResponse:
+    """Our sandbox's stdio report in SandboxFusion's shape."""
+    if report.get("error"):
+        return RunCodeResponse(status="SandboxError", message=str(report["error"]))
+    timed_out = report.get("limit") == "timeout"
+    rc = report.get("exit_code")
+    run = CommandRunResult(
+        status="TimeLimitExceeded" if timed_out else "Finished",
+        execution_time=report.get("time_s"),
+        return_code=rc,
+        stdout=report.get("stdout", ""),
+        stderr=report.get("stderr", ""),
+    )
+    ok = not timed_out and rc == 0 and not report.get("limit")
+    return RunCodeResponse(status="Success" if ok else "Failed", run_result=run)
+
+
+_RUN_STATUS = {Verdict.timeout: "TimeLimitExceeded", Verdict.sandbox_error: "Error"}
+
+
+def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResult:
+    """Our result in SandboxFusion's ``EvalResult`` shape."""
+    code = extract_code(completion)
+    tests = []
+    for t in result.tests:
+        status = _RUN_STATUS.get(t.verdict, "Finished")
+        passed = t.verdict is Verdict.accepted
+        overall: Literal["Success", "Failed", "SandboxError"] = (
+            "Success" if passed else "SandboxError" if status == "Error" else "Failed"
+        )
+        run = CommandRunResult(status=status, execution_time=t.time_s)
+        tests.append(
+            EvalTestCase(
+                passed=passed,
+                exec_info=RunCodeResponse(status=overall, run_result=run),
+                test_info={"verdict": t.verdict.value, "detail": t.detail},
+            )
+        )
+    kind: Literal["fenced", "heuristic", "empty"] = (
+        "empty" if not code.strip() else "fenced" if code != completion else "heuristic"
+    )
+    return EvalResult(
+        id=sub_id,
+        accepted=result.accepted,
+        extracted_code=code,
+        full_code=code,
+        tests=tests,
+        extracted_type=kind,
+        extra={
+            "reward": result.reward,
+            "verdict": result.verdict.value,
+            "result": result.model_dump(mode="json"),
+        },
+    )
+
+
+# ---------------------------------------------------------------- routes
+
+
+def _item(where: str, **fields: Any) -> RewardItem:
+    """A gateway item from foreign fields; 422 naming the foreign field when it is unusable."""
+    try:
+        return RewardItem.model_validate(fields)
+    except ValidationError as exc:
+        raise ApiError(422, f"{where}: {exc.errors()[0]['msg']}") from None
+
+
+router = APIRouter(tags=["compat"])
+"""The drop-in endpoints; they share the gateway's auth, limits and spine."""
+
+
+@router.post("/compat/openrlhf", response_model=OpenRLHFResponse)
+async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
+    """OpenRLHF remote reward: labels are problem ids."""
+    if len(body.labels) != len(body.query):
+        raise ApiError(422, "labels: needs one label per query")
+    if body.prompts is not None and len(body.prompts) != len(body.query):
+        raise ApiError(422, "prompts: needs one prompt per query")
+    gw.guard.batch(len(body.query))
+    if not body.query:
+        return OpenRLHFResponse(rewards=[], scores=[], extra_logs={})
+    prompts: list[str | None] = [None] * len(body.query)
+    if body.prompts is not None:
+        prompts = list(body.prompts)
+    items = [
+        _item(f"labels.{i}", problem_id=label, completion=split_response(q, p))
+        for i, (q, p, label) in enumerate(zip(body.query, prompts, body.labels, strict=True))
+    ]
+    results = await gw.score(await gw.resolve(items, field="labels.{i}"), None)
+    if any(r.reward is None for r in results):
+        return JSONResponse(
+            {"detail": "sandbox infrastructure failed; retry", "message": "retry"},
+            status_code=503,
+            headers={"Retry-After": str(gw.settings.retry_after_s)},
+        )
+    rewards = [float(r.reward or 0.0) for r in results]
+    return OpenRLHFResponse(
+        rewards=rewards,
+        scores=rewards,
+        extra_logs={
+            "accepted": [float(r.accepted) for r in results],
+            "pass_rate": [r.passed / r.total if r.total else 0.0 for r in results],
+        },
+    )
+
+
+@router.post("/run_code", response_model=RunCodeResponse)
+async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -> RunCodeResponse:
+    """SandboxFusion code runner: run the program once on stdin."""
+    if body.language.lower() not in ("python", "python3"):
+        return RunCodeResponse(
+            status="SandboxError", message=f"unsupported language {body.language!r}"
+        )
+    if any(body.files.values()) or body.fetch_files:
+        raise ApiError(422, "files: file transfer is not supported")
+    memory_mb = body.memory_limit_MB if body.memory_limit_MB > 0 else 512
+    report = await gw.dispatch.run_program(
+        body.code, body.stdin or "", body.run_timeout, max(memory_mb, 16)
+    )
+    return run_response(report)
+
+
+@router.post("/submit", response_model=EvalResult)
+async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> EvalResult:
+    """SandboxFusion judge against a registered (or provided) problem."""
+    inline = (body.config.provided_data or {}).get("problem")
+    if inline is not None:
+        try:
+            problem = Problem.model_validate(inline)
+        except ValueError as exc:
+            raise ApiError(422, f"config.provided_data.problem: {exc}") from exc
+        item = _item("config.provided_data.problem", problem=problem, completion=body.completion)
+    else:
+        item = _item("id", problem_id=str(body.id), completion=body.completion)
+    (result,) = await gw.score(await gw.resolve([item], field="id"), None)
+    return eval_result(body.id, body.completion, result)

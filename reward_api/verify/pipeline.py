@@ -1,0 +1,396 @@
+"""The verification spine: extract -> dedupe -> sandbox -> grade -> judge -> scan -> score.
+
+``Verifier`` owns two pools of warm cells (candidates, and judges that never run candidate
+code) and turns (problem, sample) jobs into ``Result``s in job order. Identical work inside
+one call (same problem, program and reward settings) runs once. Every stage is timed under
+the name that is also its metric key: ``extract``, ``sandbox``, ``grade``, ``judge``,
+``scan``, ``score`` (``Verifier.stage_seconds``).
+
+Infrastructure failures (a cell that dies or hangs) are retried in fresh cells, then
+reported as ``sandbox_error`` with ``reward = None``: never as a program's failure.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from reward_api.errors import InfrastructureError, SandboxError
+from reward_api.sandbox import CellPool, open_pool
+from reward_api.schemas import (
+    AssertTest,
+    Problem,
+    Result,
+    RewardSettings,
+    Sample,
+    TestResult,
+    Verdict,
+    sandbox_error_result,
+)
+from reward_api.verify.extract import program_of
+from reward_api.verify.grading import (
+    JudgeRequest,
+    PreparedTest,
+    apply_judge,
+    grade_report,
+    prepare_tests,
+)
+from reward_api.verify.keys import problem_digest, result_key, runtime_version
+from reward_api.verify.lifting import PARSE_LOCK
+from reward_api.verify.settings import VerifierSettings
+
+SANDBOX_ATTEMPTS = 3
+# compiling candidate programs on the host (the syntax check) must not spray their warnings
+warnings.filterwarnings("ignore", category=SyntaxWarning)
+warnings.filterwarnings("ignore", category=DeprecationWarning, message="invalid escape sequence")
+MAX_RUN_STDERR_CHARS = 2000
+
+__all__ = ["Job", "Verifier", "VerifierSettings", "verify_once"]
+
+
+@dataclass(frozen=True)
+class Job:
+    """One sample to verify against its problem."""
+
+    problem: Problem
+    sample: Sample
+
+
+ResultCallback = Callable[[int, Result], None]
+
+
+@dataclass
+class _Work:
+    """One unique (problem, program, reward) unit and the jobs that share it."""
+
+    key: str
+    problem: Problem
+    program: str
+    reward: Any
+    jobs: list[int]
+
+
+def syntax_verdict(program: str) -> Verdict | None:
+    """``no_code`` or ``syntax_error`` decided on the host without running anything."""
+    if not program.strip():
+        return Verdict.no_code
+    try:
+        with PARSE_LOCK:
+            compile(program, "<solution>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
+        return Verdict.syntax_error
+    return None
+
+
+class Verifier:
+    """Runs jobs in the configured sandbox; thread-safe; close() (or ``with``) frees the pools."""
+
+    def __init__(self, settings: VerifierSettings | None = None) -> None:
+        self.settings = settings or VerifierSettings()
+        policy = self.settings.policy()
+        self.pool: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+        self.judges: CellPool = open_pool(
+            self.settings.sandbox, policy, max(1, self.settings.workers // 2)
+        )
+        self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
+        self.stage_seconds: dict[str, float] = defaultdict(float)
+        self._stats_lock = threading.Lock()
+        self.tests_run = 0
+        self.runtime = runtime_version(self.settings.sandbox)
+        """Part of every result key (``reward_api.verify.keys``)."""
+
+    def __enter__(self) -> Verifier:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self.pool.close()
+        self.judges.close()
+
+    @contextmanager
+    def _stage(self, name: str) -> Iterator[None]:
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            with self._stats_lock:
+                self.stage_seconds[name] += time.perf_counter() - t0
+
+    # ------------------------------------------------------------------ the spine
+    def verify(
+        self,
+        jobs: Sequence[Job],
+        reward: RewardSettings | None = None,
+        on_result: ResultCallback | None = None,
+    ) -> list[Result]:
+        """Results in job order; ``on_result(index, result)`` as each job finishes."""
+        from reward_api.verify import scoring
+
+        with self._stage("extract"):
+            units: dict[str, _Work] = {}
+            digests: dict[int, str] = {}
+            for i, job in enumerate(jobs):
+                program = program_of(job.sample)
+                digest = digests.get(id(job.problem))
+                if digest is None:
+                    digest = digests[id(job.problem)] = problem_digest(job.problem)
+                key = result_key(digest, program, reward, self.runtime)
+                unit = units.get(key)
+                if unit is None:
+                    resolved = scoring.resolve(reward, (job.problem.metadata or {}).get("reward"))
+                    units[key] = _Work(key, job.problem, program, resolved, [i])
+                else:
+                    unit.jobs.append(i)
+        results: list[Result | None] = [None] * len(jobs)
+        lock = threading.Lock()
+        work_list = list(units.values())
+        scan_error: str | None = None
+        for _attempt in range(2):
+            try:
+                static_reports = self._scan(work_list)
+                scan_error = None
+                break
+            except InfrastructureError as exc:  # semgrep failed: retried, then sandbox_error
+                static_reports, scan_error = {}, f"static analysis failed: {exc}"[:500]
+
+        def finish(unit: _Work, base: Result) -> None:
+            if scan_error is not None and unit.reward.scan_categories:
+                base = base.model_copy(
+                    update={"verdict": Verdict.sandbox_error, "reward": None, "accepted": False,
+                            "error": scan_error}
+                )  # fmt: skip
+            with self._stage("score"):
+                result = _finalize(base, unit, static_reports.get(unit.key))
+            for idx in unit.jobs:
+                sample = jobs[idx].sample
+                one = result.model_copy(
+                    update={"problem_id": sample.problem_id, "sample_id": sample.sample_id}
+                )
+                with lock:
+                    results[idx] = one
+                if on_result is not None:
+                    on_result(idx, one)
+
+        def run_and_finish(unit: _Work) -> None:
+            finish(unit, self._run_unit(unit))
+
+        futures = [self._executor.submit(run_and_finish, u) for u in work_list]
+        for fut in futures:
+            fut.result()
+        return [r for r in results if r is not None]
+
+    def _scan(self, units: list[_Work]) -> dict[str, Any]:
+        """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
+        groups: dict[tuple[str, ...], list[_Work]] = {}
+        for u in units:
+            if u.reward.scan_categories:
+                groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
+        if not groups:
+            return {}
+        from reward_api.verify.static_analysis import scan_programs
+
+        out: dict[str, Any] = {}
+        with self._stage("scan"):
+            for categories, group in groups.items():
+                reports = scan_programs([u.program for u in group], categories=categories)
+                out.update({u.key: r for u, r in zip(group, reports, strict=True)})
+        return out
+
+    def _run_unit(self, unit: _Work) -> Result:
+        from reward_api.verify import scoring
+
+        problem = unit.problem
+        base = {"problem_id": problem.id, "sample_id": None}
+        verdict = syntax_verdict(unit.program)
+        indices = scoring.select_tests(problem.tests, unit.reward.max_tests)
+        if verdict is not None:
+            tests = [TestResult(verdict=verdict) for _ in indices]
+            return Result(**base, reward=0.0, accepted=False, passed=0, total=len(indices),
+                          verdict=verdict, tests=tests)  # fmt: skip
+        prepared = prepare_tests(problem, indices, unit.program)
+        last_error = ""
+        for _attempt in range(SANDBOX_ATTEMPTS):
+            try:
+                tests = self._run_in_sandbox(problem, unit, prepared)
+                break
+            except SandboxError as exc:
+                last_error = str(exc)
+        else:
+            return sandbox_error_result(problem.id, None, last_error, total=len(indices))
+        passed = sum(t.verdict == Verdict.accepted for t in tests)
+        first_bad = next((t.verdict for t in tests if t.verdict != Verdict.accepted), None)
+        return Result(
+            **base,
+            reward=0.0,
+            accepted=first_bad is None and passed == len(indices),
+            passed=passed,
+            total=len(indices),
+            verdict=first_bad or Verdict.accepted,
+            tests=tests,
+        )
+
+    def _run_in_sandbox(
+        self, problem: Problem, unit: _Work, prepared: list[PreparedTest]
+    ) -> list[TestResult]:
+        limits = problem.limits
+        request = {
+            "op": "sample",
+            "program": unit.program,
+            "setup": problem.setup_code,
+            "tests": [p.spec for p in prepared],
+            "time_s": limits.time_s,
+            "memory_mb": limits.memory_mb,
+            "max_output_bytes": self.settings.max_output_bytes,
+            "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
+            "stop_after_timeout": unit.reward.mode == "all_or_nothing",
+            "numpy": _mentions_numpy(unit.program, problem),
+        }
+        budget = (limits.time_s + 2.0) * max(1, len(prepared)) + 30.0
+        with self._stage("sandbox"), self.pool.lease() as cell:
+            oom_before = cell.prepare(limits.memory_mb)
+            answer = cell.request(request, budget)
+            oom = cell.oom_kills() > oom_before
+            limits_hit = any(
+                isinstance(r, dict) and (r.get("limit") or r.get("signal"))
+                for r in answer.get("tests") or []
+            )
+            if answer.get("anomaly") or limits_hit:
+                cell.broken = True  # recycle at once; the sample's own reports still stand
+        reports = answer.get("tests")
+        if not isinstance(reports, list) or len(reports) > len(prepared):
+            raise SandboxError("runner answered with a malformed report")
+        judge = JudgeRequest()
+        with self._stage("grade"):
+            tests = [
+                grade_report(problem, prepared[i], rep, oom, judge, i)
+                for i, rep in enumerate(reports)
+            ]
+            for _p in prepared[len(reports) :]:
+                tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
+        with self._stats_lock:
+            self.tests_run += len(reports)
+        if judge.items:
+            with self._stage("judge"):
+                tests = apply_judge(tests, judge, self._judge(problem, prepared, judge))
+        return tests
+
+    def _judge(
+        self, problem: Problem, prepared: list[PreparedTest], judge: JudgeRequest
+    ) -> list[Any]:
+        preludes = {
+            lifted.prelude
+            for pos, _, _ in judge.items
+            if (lifted := prepared[pos].lifted) is not None
+        }
+        request = {
+            "op": "judge",
+            "setup": problem.setup_code,
+            "prelude": "\n".join(sorted(p for p in preludes if p)),
+            "checks": [{"expr": c.expr, "values": v} for _, c, v in judge.items],
+            "numpy": any(
+                '"nd"' in json.dumps(v) or '"np"' in json.dumps(v) for _, _, v in judge.items
+            )
+            or _mentions_numpy("", problem),
+            "time_s": problem.limits.time_s,
+            "memory_mb": max(problem.limits.memory_mb, 256),
+        }
+        with self.judges.lease() as cell:
+            answer = cell.request(request, problem.limits.time_s + 30.0)
+        outcomes = answer.get("outcomes")
+        if not isinstance(outcomes, list) or len(outcomes) != len(judge.items):
+            raise SandboxError("judge answered with a malformed report")
+        return outcomes
+
+    # ------------------------------------------------------------------ one-off runs
+    def run_program(self, code: str, stdin: str, time_s: float, memory_mb: int) -> dict[str, Any]:
+        """Run ``code`` once on ``stdin`` in a cell (SandboxFusion's /run_code); no grading.
+
+        The caller compares stdout itself, so nothing expected ever reaches us. Returns
+        ``stdout``, ``stderr`` (tail), ``exit_code`` (None when killed), ``time_s`` and
+        ``limit`` (``timeout``, ``output_limit`` or None), or ``{"error": ...}`` when the
+        sandbox itself failed.
+        """
+        message = {
+            "op": "sample",
+            "program": code,
+            "setup": None,
+            "tests": [{"kind": "stdio", "input": stdin}],
+            "time_s": time_s,
+            "memory_mb": memory_mb,
+            "max_output_bytes": self.settings.max_output_bytes,
+            "stop_on_first_failure": True,
+        }
+        try:
+            with self._stage("sandbox"), self.pool.lease() as cell:
+                cell.prepare(memory_mb)
+                answer = cell.request(message, timeout_s=time_s + 30)
+                if answer.get("anomaly"):
+                    cell.broken = True
+        except InfrastructureError as exc:
+            return {"error": f"sandbox failed: {exc}"}
+        tests = answer.get("tests")
+        if not isinstance(tests, list) or not tests or not isinstance(tests[0], dict):
+            return {"error": "sandbox answered without a test report"}
+        t = tests[0]
+        return {
+            "stdout": str(t.get("stdout", "")),
+            "stderr": str(t.get("stderr_tail", ""))[-MAX_RUN_STDERR_CHARS:],
+            "exit_code": t.get("exit_code"),
+            "time_s": t.get("time_s"),
+            "limit": t.get("limit"),
+        }
+
+    def self_check(self) -> bool:
+        """True when the sandbox runs a trivial program and grades it accepted."""
+        problem = Problem.model_validate(
+            {"id": "_selfcheck", "tests": [{"type": "stdio", "input": "2\n", "output": "4"}]}
+        )
+        sample = Sample(problem_id="_selfcheck", code="print(int(input()) * 2)")
+        (result,) = self.verify([Job(problem, sample)])
+        return result.verdict is Verdict.accepted
+
+
+def _mentions_numpy(program: str, problem: Problem) -> bool:
+    """Whether the runner should warm numpy first (so numpy values are recognised as such)."""
+    if "numpy" in program or "numpy" in (problem.setup_code or ""):
+        return True
+    return any(isinstance(t, AssertTest) and "numpy" in t.code for t in problem.tests)
+
+
+def _finalize(base: Result, unit: _Work, static: Any) -> Result:
+    """Reward, reward_parts and the static block, from the preset (reward_api.verify.scoring)."""
+    from reward_api.verify import scoring
+
+    if base.verdict == Verdict.sandbox_error:
+        return base
+    resolved = unit.reward
+    reference = unit.problem.reference
+    similarity = None
+    if resolved.needs_similarity and reference:
+        similarity = scoring.similarity(unit.program, reference)
+    reward, parts = scoring.compose(
+        resolved, base.passed, base.total, base.accepted, static, similarity
+    )
+    shown = static if resolved.static else None
+    return base.model_copy(update={"reward": reward, "reward_parts": parts, "static": shown})
+
+
+def verify_once(
+    pairs: Sequence[tuple[Problem, Sample]],
+    reward: RewardSettings | None = None,
+    settings: VerifierSettings | None = None,
+) -> list[Result]:
+    """Convenience: a throwaway Verifier for one batch."""
+    with Verifier(settings) as verifier:
+        return verifier.verify([Job(p, s) for p, s in pairs], reward)

@@ -1,0 +1,51 @@
+"""How the verifier runs: ``VerifierSettings``, read once from ``CODEREWARD_*`` variables.
+
+The service's settings (``reward_api.service.settings.ServiceSettings``) extend this class,
+so a gateway or worker reads the environment once and hands the same object to its
+``Verifier``; the CLI builds one from its flags.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from reward_api.sandbox.policy import SandboxPolicy
+
+
+def default_runtime_root() -> Path:
+    """Where ``make runtime`` puts the sandbox root (sandbox_images/runtime/rootfs-path.sh)."""
+    if os.geteuid() == 0 or os.access("/var/lib/codereward", os.W_OK):
+        return Path("/var/lib/codereward/runtime/bookworm-py311")
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return cache / "codereward/runtime/bookworm-py311"
+
+
+class VerifierSettings(BaseSettings):
+    """How the verifier runs; read from ``CODEREWARD_*`` environment variables."""
+
+    model_config = SettingsConfigDict(env_prefix="CODEREWARD_", extra="ignore")
+
+    sandbox: Literal["process", "docker"] = Field("process", description="Sandbox backend.")
+    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, ge=1, le=512,
+                         description="Cells run in parallel (default: all cores).")  # fmt: skip
+    runtime_root: Path = Field(default_factory=default_runtime_root,
+                               description="Sandbox runtime root filesystem (process backend).")  # fmt: skip
+    recycle_after: int = Field(256, ge=1, description="Replace a cell after this many samples.")
+    max_output_bytes: int = Field(16 << 20, ge=1024, description="Stdout cap per test.")
+    docker_image: str = Field("codereward/sandbox-python:3.11", description="Docker sandbox image.")
+    docker_runtime: str | None = Field(None, description="OCI runtime for docker, e.g. runsc.")
+
+    def policy(self) -> SandboxPolicy:
+        """The sandbox policy these settings describe (defaults for everything else)."""
+        return SandboxPolicy(
+            runtime_root=self.runtime_root,
+            recycle_after_samples=self.recycle_after,
+            max_output_bytes=self.max_output_bytes,
+            docker_image=self.docker_image,
+            docker_runtime=self.docker_runtime,
+        )

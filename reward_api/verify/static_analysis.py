@@ -1,0 +1,391 @@
+"""Static analysis of candidate programs: semgrep rules, batched scans, the static score.
+
+This module owns the ``scan`` stage of the pipeline. It turns programs into
+``StaticReport``s using the rules shipped in ``reward_api/verify/rules`` (three categories,
+each file beside an annotated fixture checked by ``semgrep --test``):
+
+- ``reward_hacking``: code that tries to pass tests without solving the problem
+  (early exits, always-equal objects, frame inspection, monkeypatched builtins, reads
+  of test data or the environment, skipped tests, printed success markers). Any such
+  finding trips the hack gate in ``reward_api.verify.scoring``.
+- ``security``: process spawning, network, eval of input, file deletion, ctypes,
+  signal handlers, computed imports, pickle.
+- ``quality``: bare except, swallowed exceptions, mutable defaults, unreachable code,
+  shadowed builtins, ``== None``, ``is`` with literals, wildcard imports.
+
+Engine. The ``semgrep`` command line costs 1.5 to 3.5 s a call on this machine whatever
+the number of files (Python start-up, rule validation, target discovery), so one call per
+program costs seconds per program, and even one CLI call per batch of 64 costs 20 ms of
+CPU per program. A batch is therefore written as files into one temporary folder and
+scanned by ONE run of the matching engine itself, ``semgrep-core`` (shipped inside the
+semgrep wheel), with the wanted rule files merged into one JSON rule file: about 60 ms of
+fixed cost instead of seconds, the same rules, the same results (a test compares the two
+engines). ``engine="cli"`` drives the command line instead, for that test and for the
+baseline ``reward_api.bench.static`` prints. Measured at batch 64 on 17-line programs (2 shared
+cores, load 9 to 14): all rules 3.4 to 4.2 ms of CPU per program (10 to 16 ms wall),
+the gate alone 1.8 ms of CPU (6 to 10 ms wall), the CLI once per program 1.1 to 3.7 s.
+
+Categories. ``scan_programs(..., categories=...)`` runs only the wanted rule files. The hack
+gate (presets ``default`` and ``easy``) needs ``reward_hacking`` alone; for that scan a
+regex prefilter (``may_hack``) first drops programs in which no hacking rule can fire
+(about 93% of MBPP and 87% of APPS references), so most honest programs never reach the
+engine. Tests check that prefiltered scans equal unfiltered ones on every fixture line,
+every hack program and every reference solution.
+
+``# nosemgrep`` comments are NOT honoured: the programs under scan are adversarial, and a
+suppression comment is the cheapest evasion there is. When the engine reports that it
+could only partly parse a program, the report carries a ``parse-error`` quality finding,
+so that a parser gap is visible rather than a silently clean scan.
+
+Score. For a program with findings F::
+
+    score = 0                                         if any finding is reward_hacking
+    score = max(0, 1 - sum over distinct rules r in F of sev(r) * cat(r))   otherwise
+
+with ``sev`` = ERROR 1.0, WARNING 0.5, INFO 0.2 and ``cat`` = security 0.5, quality 0.2.
+A rule counts once however often it fires, so long programs are not penalised for
+repeating one idiom. One process spawn costs 0.5, an eval of input 0.25, a bare except
+0.1, a shadowed builtin 0.04.
+
+What is not protected: rules see source text only. Code built at run time (``exec`` of
+a computed string, ``getattr`` with computed names) is out of reach of any static rule;
+the ``obfuscated-code`` rule only catches the plain forms (hack tokens in string
+literals, exec of base64/zlib/hex payloads). A program that reads stdin and prints may
+call ``exit()`` (an honest idiom there), and "OK"/"PASS" answers are only flagged in
+programs that do not print answers. The sandbox and the trusted grader (an exit is never
+a pass) are the real defence; these rules make attempts visible and unrewarded.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from reward_api.errors import InfrastructureError
+from reward_api.schemas import Finding, StaticReport
+
+RULES_DIR = Path(__file__).resolve().parent / "rules"
+CATEGORIES = ("reward_hacking", "security", "quality")
+HACKING = "reward_hacking"
+
+SEVERITY_WEIGHT = {"ERROR": 1.0, "WARNING": 0.5, "INFO": 0.2}
+CATEGORY_WEIGHT = {"security": 0.5, "quality": 0.2}
+
+SCAN_TIMEOUT_S = 120.0
+RULE_TIMEOUT_S = 5.0
+
+Engine = Literal["core", "cli"]
+
+
+class StaticAnalysisError(InfrastructureError):
+    """The scanner itself failed (missing engine, crash, unreadable output): our fault."""
+
+
+def rule_files() -> list[Path]:
+    """The shipped rule files, one per category."""
+    return [RULES_DIR / f"{category}.yaml" for category in CATEGORIES]
+
+
+@functools.cache
+def _semgrep_core() -> str:
+    try:
+        import semgrep
+
+        bundled = Path(semgrep.__file__).resolve().parent / "bin" / "semgrep-core"
+        if bundled.is_file():
+            return str(bundled)
+    except ImportError:
+        pass
+    found = shutil.which("semgrep-core")
+    if found is None:
+        raise StaticAnalysisError("semgrep-core not found: install the 'static' extra")
+    return found
+
+
+@functools.cache
+def _semgrep_cli() -> str:
+    venv_bin = Path(sys.executable).parent / "semgrep"
+    if venv_bin.is_file():
+        return str(venv_bin)
+    found = shutil.which("semgrep")
+    if found is None:
+        raise StaticAnalysisError("semgrep not found: install the 'static' extra")
+    return found
+
+
+def load_rules() -> list[dict[str, Any]]:
+    """All rules of the three files; each must carry a known ``metadata.category``."""
+    import yaml  # the static extra; imported here so that scoring stays light
+
+    rules: list[dict[str, Any]] = []
+    for path in rule_files():
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        for rule in doc["rules"]:
+            category = rule.get("metadata", {}).get("category")
+            if category not in CATEGORIES:
+                raise StaticAnalysisError(
+                    f"rule {rule.get('id')} in {path.name}: bad category {category!r}"
+                )
+            rules.append(rule)
+    return rules
+
+
+@functools.cache
+def _merged_rules(categories: tuple[str, ...] = CATEGORIES) -> str:
+    """One JSON rule file for semgrep-core holding the given categories, cached by content."""
+    rules = [r for r in load_rules() if r["metadata"]["category"] in categories]
+    text = json.dumps({"rules": rules}, sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    path = Path(tempfile.gettempdir()) / f"codereward-rules-{digest}.json"
+    if not path.is_file():
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        tmp.replace(path)
+    return str(path)
+
+
+@functools.cache
+def _rule_meta() -> dict[str, tuple[str, str, str]]:
+    """Rule id -> (category, severity, one-line message)."""
+    return {
+        r["id"]: (r["metadata"]["category"], r["severity"], " ".join(str(r["message"]).split()))
+        for r in load_rules()
+    }
+
+
+# A cheap superset of what the reward_hacking rules can match: a program with none of
+# these tokens cannot fire any of them, so a gate-only scan (the default preset) skips
+# the engine for it. Most honest programs skip (about 90% of MBPP and APPS references).
+# Every construct a rule names appears here by the name the rule uses; import aliases
+# still spell that name in their import. tests/verify/static/test_static_prefilter.py checks
+# that prefiltered scans equal full scans on the fixtures, the hacks and the references.
+_SHADOWED = (
+    "print|isinstance|issubclass|type|repr|str|int|float|bool|len|sorted|list|tuple|set|"
+    "dict|abs|round|all|any|min|max|sum|hash|id|open|exit|quit|compile|exec|eval|globals|"
+    "getattr|setattr|Exception|BaseException"
+)
+_HACK_PREFILTER = re.compile(
+    "|".join(
+        [
+            r"exit|quit|SystemExit|abort|kill|raise_signal|exec[lv]",
+            r"__(eq|ne|lt|le|gt|ge|hash|str|repr|format|bool|len|contains|iter|float|int)__",
+            r"__(index|round|abs|class|instancecheck|subclasscheck|getattribute)__",
+            r"__(builtins?|import|traceback|dict)__|__main__\s*\.",
+            r"inspect|_getframe|_current_frames|f_back|f_locals|f_globals|tb_frame|gi_frame",
+            r"\bgc\b|get_referr|get_objects|traceback|settrace|setprofile",
+            r"builtin|modules|excepthook|displayhook|meta_path|unittest|mock|AssertionError",
+            r"importlib",
+            rf"\b({_SHADOWED})\s*(:[^=\n]*)?=(?!=)|\b(def|class)\s+({_SHADOWED})\b",
+            r"listdir|scandir|walk|glob|iterdir|open|Path",
+            r"environ|getenv",
+            r"skip|xfail|pytest",
+            r"[\"'][^\"'\n]*(test|check|pass|ok|ran\s|\d\s*/|✓|✔)",
+            r"[\"']\W*(ok|pass|success|done|correct|accept|green)",
+            r"\bexec\b|\beval\b|base64|codecs|zlib|fromhex",
+            r"ctypes|expect|answer|hidden|secret|judge|grader|gold|test_?case",
+        ]
+    ),
+    re.IGNORECASE,
+)
+
+
+def may_hack(program: str) -> bool:
+    """False only when no reward_hacking rule can fire on ``program`` (see _HACK_PREFILTER)."""
+    return _HACK_PREFILTER.search(program) is not None
+
+
+def score(findings: Sequence[Finding]) -> float:
+    """The static score in [0, 1]; the formula is in the module docstring."""
+    if any(f.category == HACKING for f in findings):
+        return 0.0
+    penalty = 0.0
+    seen: set[str] = set()
+    for f in findings:
+        if f.rule_id in seen:
+            continue
+        seen.add(f.rule_id)
+        penalty += SEVERITY_WEIGHT.get(f.severity, 0.5) * CATEGORY_WEIGHT.get(f.category, 0.5)
+    return max(0.0, round(1.0 - penalty, 6))
+
+
+def is_hacking(report: StaticReport | None) -> bool:
+    """True when any reward_hacking rule fired."""
+    return report is not None and any(f.category == HACKING for f in report.findings)
+
+
+def scan_programs(
+    programs: Sequence[str],
+    engine: Engine = "core",
+    categories: Sequence[str] = CATEGORIES,
+    prefilter: bool = True,
+) -> list[StaticReport]:
+    """Scan every program with one engine call; one report per program, in order.
+
+    ``categories`` selects the rule files; a scan of ``reward_hacking`` alone (what the
+    hack gate needs) only hands the engine the programs ``may_hack`` keeps, unless
+    ``prefilter`` is off.
+    """
+    cats = tuple(c for c in CATEGORIES if c in set(categories))
+    unknown = set(categories) - set(CATEGORIES)
+    if unknown:
+        raise ValueError(f"unknown rule categories {sorted(unknown)}; known: {CATEGORIES}")
+    reports = [StaticReport(findings=[], score=1.0) for _ in programs]
+    todo = list(range(len(programs)))
+    if prefilter and cats == (HACKING,):
+        todo = [i for i in todo if may_hack(programs[i])]
+    if not cats or not todo:
+        return reports
+    with tempfile.TemporaryDirectory(prefix="codereward-scan-") as tmp:
+        names = {}
+        for i in todo:
+            name = f"p{i:06d}.py"
+            Path(tmp, name).write_text(programs[i], encoding="utf-8", errors="surrogateescape")
+            names[name] = i
+        raw = _run_core(tmp, list(names), cats) if engine == "core" else _run_cli(tmp, cats)
+    for i, report in _reports(raw, names).items():
+        reports[i] = report
+    return reports
+
+
+def scan_program(
+    program: str, engine: Engine = "core", categories: Sequence[str] = CATEGORIES
+) -> StaticReport:
+    """Scan one program (one engine call); prefer ``scan_programs`` for batches."""
+    return scan_programs([program], engine=engine, categories=categories)[0]
+
+
+def _run_core(folder: str, names: list[str], categories: tuple[str, ...]) -> dict[str, Any]:
+    rules_path = _merged_rules(categories)
+    cmd = [
+        _semgrep_core(),
+        "-rules", rules_path,
+        "-lang", "python",
+        "-json",
+        "-j", "1",
+        "-fast",
+        "-timeout", str(RULE_TIMEOUT_S),
+        "-max_target_bytes", "0",
+        *names,
+    ]  # fmt: skip
+    return _run(cmd, cwd=folder)
+
+
+def _run_cli(folder: str, categories: tuple[str, ...]) -> dict[str, Any]:
+    cmd = [
+        _semgrep_cli(),
+        "scan",
+        "--json",
+        "--metrics=off",
+        "--disable-version-check",
+        "--disable-nosem",
+        "--no-git-ignore",
+        "--quiet",
+        "--max-target-bytes=0",
+        "--timeout", str(int(RULE_TIMEOUT_S)),
+        *[arg for c in categories for arg in ("--config", str(RULES_DIR / f"{c}.yaml"))],
+        ".",
+    ]  # fmt: skip
+    env = dict(os.environ, SEMGREP_SEND_METRICS="off", SEMGREP_ENABLE_VERSION_CHECK="0")
+    return _run(cmd, cwd=folder, env=env)
+
+
+def _run(cmd: list[str], cwd: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    try:
+        proc = subprocess.run(
+            cmd,
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=SCAN_TIMEOUT_S,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise StaticAnalysisError(f"semgrep failed to run: {exc}") from exc
+    # semgrep-core prints progress dots before the JSON document on stdout.
+    start = proc.stdout.find('{"')
+    if start < 0:
+        raise StaticAnalysisError(
+            f"semgrep exited {proc.returncode} without JSON: {proc.stderr[-500:]}"
+        )
+    try:
+        doc: dict[str, Any] = json.loads(proc.stdout[start:])
+    except json.JSONDecodeError as exc:
+        raise StaticAnalysisError(f"semgrep printed bad JSON: {exc}") from exc
+    fatal = [
+        e
+        for e in doc.get("errors", [])
+        if _error_path(e) is None and e.get("level", e.get("severity")) == "error"
+    ]
+    if fatal:
+        raise StaticAnalysisError(f"semgrep error: {fatal[0].get('message', fatal[0])}")
+    return doc
+
+
+def _error_path(error: dict[str, Any]) -> str | None:
+    path = error.get("path") or error.get("location", {}).get("path")
+    if not path or path == "NO FILE INFO YET":
+        return None
+    return Path(str(path)).name
+
+
+def _reports(raw: dict[str, Any], names: dict[str, int]) -> dict[int, StaticReport]:
+    meta = _rule_meta()
+    per_program: dict[int, dict[tuple[str, int], Finding]] = {i: {} for i in names.values()}
+    for result in raw.get("results", []):
+        i = names.get(Path(result["path"]).name)
+        if i is None:
+            continue
+        # The CLI prefixes ids with the config path; the rule's own id is the last part.
+        rule_id = str(result["check_id"]).rsplit(".", 1)[-1]
+        category, severity, message = meta.get(rule_id, ("quality", "INFO", ""))
+        line = int(result["start"]["line"])
+        per_program[i].setdefault(
+            (rule_id, line),
+            Finding(
+                rule_id=rule_id, category=category, severity=severity, line=line, message=message
+            ),
+        )
+    for error in raw.get("errors", []):
+        name = _error_path(error)
+        i = names.get(name) if name else None
+        if i is None or not _is_parse_error(error):
+            continue
+        line = int(
+            (error.get("location") or error.get("spans", [{}])[0] or {})
+            .get("start", {})
+            .get("line", 1)
+            or 1
+        )
+        per_program[i].setdefault(
+            ("parse-error", line),
+            Finding(
+                rule_id="parse-error",
+                category="quality",
+                severity="INFO",
+                line=max(line, 1),
+                message="semgrep could not parse this program; it was only partly scanned.",
+            ),
+        )
+    reports = {}
+    for i, found in per_program.items():
+        findings = sorted(found.values(), key=lambda f: (f.line, f.rule_id))
+        reports[i] = StaticReport(findings=findings, score=score(findings))
+    return reports
+
+
+def _is_parse_error(error: dict[str, Any]) -> bool:
+    kind = error.get("error_type") or error.get("type") or ""
+    if isinstance(kind, list):
+        kind = kind[0] if kind else ""
+    return "syntax" in str(kind).lower() or "pars" in str(kind).lower()
