@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from reward_api.pipeline import Job, Verifier, VerifierSettings
 from reward_api.schemas import Problem, Result, Sample
+from reward_api.verify.pipeline import Job, Verifier, VerifierSettings
 
 
 @pytest.fixture(scope="session")

@@ -53,7 +53,7 @@ def test_unknown_problem_id_is_an_input_error(tmp_path):
 
 
 def test_bundled_set_verifies(tmp_path):
-    root = Path(__file__).resolve().parents[2] / "reward_api" / "bundled"
+    root = Path(__file__).resolve().parents[2] / "reward_api" / "data" / "bundled"
     out = subprocess.run(
         [*CLI, "verify", str(root / "problems.jsonl"), str(root / "samples.jsonl"), "-q", "-o", str(tmp_path / "r")],
         capture_output=True, text=True,

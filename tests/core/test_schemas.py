@@ -11,7 +11,7 @@ from reward_api.schemas import Problem, Sample
 
 def test_schemas_pipeline_and_cli_import_neither_torch_nor_docker():
     code = (
-        "import sys\nimport reward_api.schemas, reward_api.pipeline, reward_api.cli, reward_api.gateway\n"
+        "import sys\nimport reward_api.schemas, reward_api.verify.pipeline, reward_api.cli, reward_api.service.app\n"
         "print(sorted(m for m in ('torch', 'docker', 'vllm', 'transformers') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from reward_api.pipeline import Verifier
+from reward_api.verify.pipeline import Verifier
 
 
 @pytest.fixture(scope="session")

@@ -22,8 +22,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reward_api.converters import convert_records
-from reward_api.converters.records import read_records
+from reward_api.data.converters import convert_records
+from reward_api.data.converters.sources import read_records
 from reward_api.schemas import Problem, Result, Sample
 
 SHARED_FILES = {
@@ -87,7 +87,7 @@ def verify_references(
     problems: list[Problem], samples: list[Sample], verifier: object | None = None
 ) -> Fidelity:
     """Run every reference sample through the real verifier."""
-    from reward_api.pipeline import Job, Verifier
+    from reward_api.verify.pipeline import Job, Verifier
 
     by_id = {p.id: p for p in problems}
     jobs = [Job(by_id[s.problem_id], s) for s in samples]

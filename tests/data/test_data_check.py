@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fidelity import convert_shared
 
-from reward_api.data_check import (
+from reward_api.data.check import (
     CheckSettings,
     ReferenceRuns,
     check_problems,
@@ -230,7 +230,7 @@ def test_an_endless_reference_stays_broken_after_its_rerun(verifier):
 
 
 def test_statements_are_compared_without_their_examples():
-    from reward_api.data_check import normalise_statement
+    from reward_api.data.check import normalise_statement
 
     a = "Write a function to add two numbers.\nassert add(1, 2) == 3\n>>> add(2, 2)\n4"
     assert normalise_statement(a) == "write a function to add two numbers 4"

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from reward_api.converters import FORMATS, SourceError, convert
-from reward_api.converters.livecodebench import decode_tests, encode_tests
-from reward_api.pipeline import Job
+from reward_api.data.converters import FORMATS, SourceError, convert
+from reward_api.data.converters.livecodebench import decode_tests, encode_tests
 from reward_api.schemas import AssertTest, CallTest, Problem, Sample, StdioTest
+from reward_api.verify.pipeline import Job
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -280,8 +280,8 @@ def test_convert_cli_writes_problems_and_samples(tmp_path):
 
 
 def test_written_problems_keep_a_null_call_output(tmp_path):
-    from reward_api.cli import load_problems
-    from reward_api.data_cli import row_json
+    from reward_api.data.cli import row_json
+    from reward_api.jsonl import load_problems
 
     p = Problem(id="n", tests=[CallTest(fn_name="f", args=[1], output=None)])
     path = tmp_path / "p.jsonl"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reward_api.evaluation import count_results, evaluate, pass_at_k, summarise
+from reward_api.data.passk import count_results, evaluate, pass_at_k, summarise
 from reward_api.schemas import AssertTest, Problem, Sample
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from reward_api.converters.oracle import (
+from reward_api.data.converters.oracle import (
     MAX_OUTPUT_NODES,
     call_shapes,
     call_tests,

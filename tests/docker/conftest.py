@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from reward_api.pipeline import Verifier, VerifierSettings
 from reward_api.sandbox.policy import SandboxPolicy
+from reward_api.verify.pipeline import Verifier, VerifierSettings
 
 LABEL = SandboxPolicy().label
 

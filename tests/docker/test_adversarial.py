@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from reward_api.pipeline import Job, Verifier
 from reward_api.schemas import Problem, Sample
+from reward_api.verify.pipeline import Job, Verifier
 
 pytestmark = pytest.mark.docker
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from reward_api.pipeline import Job, Verifier, VerifierSettings
 from reward_api.schemas import Problem, Result, Sample
+from reward_api.verify.pipeline import Job, Verifier, VerifierSettings
 from tests.docker.hostile_cases import CASES
 
 pytestmark = pytest.mark.docker

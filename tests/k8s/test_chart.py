@@ -547,7 +547,7 @@ def test_helm_test_pods_pass_against_a_real_gateway(tmp_path):
         ),
         PYTHONPATH=str(ROOT),
     )
-    argv = [sys.executable, "-m", "reward_api.service_cli", "serve", "--port", str(port)]
+    argv = [sys.executable, "-m", "reward_api.service.cli", "serve", "--port", str(port)]
     log = (tmp_path / "serve.log").open("w")
     server = subprocess.Popen(argv, env=env, stdout=log, stderr=log, start_new_session=True)
     local = f"http://127.0.0.1:{port}"

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from reward_api.converters import convert
-from reward_api.pipeline import Job
-from reward_api.plain import run_plain_many
+from reward_api.bench.unsandboxed import run_plain_many
+from reward_api.data.converters import convert
 from reward_api.schemas import Sample
+from reward_api.verify.pipeline import Job
 
 DATA = Path(
     os.environ.get(

@@ -110,7 +110,7 @@ def start_redis(workdir: Path, port: int | None = None) -> tuple[Proc, int]:
 def start_server(env: dict[str, str], logdir: Path) -> tuple[Proc, str]:
     """``codereward serve`` (via the service CLI's own main) on a free loopback port."""
     port = free_port()
-    argv = [sys.executable, "-m", "reward_api.service_cli", "serve", "--port", str(port)]
+    argv = [sys.executable, "-m", "reward_api.service.cli", "serve", "--port", str(port)]
     proc = Proc(argv, env, logdir / f"serve-{port}.log")
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
@@ -127,7 +127,7 @@ def start_server(env: dict[str, str], logdir: Path) -> tuple[Proc, str]:
 
 
 def start_worker(env: dict[str, str], logdir: Path, name: str) -> Proc:
-    argv = [sys.executable, "-m", "reward_api.service_cli", "worker", "--concurrency", "2"]
+    argv = [sys.executable, "-m", "reward_api.service.cli", "worker", "--concurrency", "2"]
     return Proc(argv, env, logdir / f"worker-{name}.log")
 
 

@@ -14,7 +14,7 @@ from gateway_procs import KEY, ROOT, auth, base_env, start_server
 from pydantic import ValidationError
 
 from reward_api.client import RewardClient
-from reward_api.settings import ServiceSettings
+from reward_api.service.settings import ServiceSettings
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +60,7 @@ def test_batch_over_limit_and_rate_over_limit_get_429(tight: str) -> None:
 
 def test_serve_refuses_public_bind_without_keys() -> None:
     r = subprocess.run(
-        [sys.executable, "-m", "reward_api.service_cli", "serve", "--host", "0.0.0.0"],
+        [sys.executable, "-m", "reward_api.service.cli", "serve", "--host", "0.0.0.0"],
         env=base_env(),
         cwd=ROOT,
         capture_output=True,
@@ -88,7 +88,7 @@ def test_time_limits_must_nest_inside_the_visibility_timeout() -> None:
 
 def test_gateway_never_imports_torch_or_vllm() -> None:
     code = (
-        "import sys, reward_api.gateway, reward_api.client, reward_api.tasks\n"
+        "import sys, reward_api.service.app, reward_api.client, reward_api.service.tasks\n"
         "bad = [m for m in ('torch', 'vllm', 'transformers') if m in sys.modules]\n"
         "assert not bad, bad"
     )

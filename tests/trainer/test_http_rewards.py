@@ -94,7 +94,7 @@ def serve(tmp_path_factory):
     env.update({"PYTHONPATH": str(REPO), "CODEREWARD_WORKERS": "2"})
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reward_api.service_cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "reward_api.service.cli", "serve", "--port", str(port)],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

@@ -1,6 +1,6 @@
 """Stdout comparators."""
 
-from reward_api.comparison import comparator, lcb_equal
+from reward_api.verify.comparators import comparator, lcb_equal
 
 
 def test_lcb_strips_lines_and_trailing_whitespace():

@@ -1,7 +1,7 @@
 """Program extraction from completions."""
 
-from reward_api.extract import extract_code, program_of
 from reward_api.schemas import Sample
+from reward_api.verify.extract import extract_code, program_of
 
 
 def test_last_fenced_block_wins():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from reward_api.lifting import NotLiftable, lift
+from reward_api.verify.lifting import NotLiftable, lift
 
 
 def test_expected_literal_is_not_in_the_sandbox_code():

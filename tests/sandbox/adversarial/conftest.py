@@ -4,7 +4,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from reward_api.pipeline import Verifier, VerifierSettings
+from reward_api.verify.pipeline import Verifier, VerifierSettings
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """Exploit: leave a note in /tmp or /dev/shm for another sample (the next one, or a parallel one)."""
 
-from reward_api.pipeline import Job
 from reward_api.schemas import Problem, Sample
+from reward_api.verify.pipeline import Job
 
 WRITE = (
     "open('/tmp/note', 'w').write('secret')\nopen('/dev/shm/note', 'w').write('s')\nprint('w')\n"

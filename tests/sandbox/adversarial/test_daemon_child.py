@@ -1,7 +1,7 @@
 """Exploit: a double-forked daemon in a new session that outlives its test and spies on later ones."""
 
-from reward_api.pipeline import Job
 from reward_api.schemas import Problem, Sample
+from reward_api.verify.pipeline import Job
 
 DAEMON = (
     "import os, time\n"

@@ -1,7 +1,7 @@
 """Exploit: plant modules (numpy.py, sitecustomize, .pth) for later samples to import."""
 
-from reward_api.pipeline import Job
 from reward_api.schemas import Problem, Sample
+from reward_api.verify.pipeline import Job
 
 PLANT = """
 import os

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from reward_api import schemas
-from reward_api.compare_rewards import Scored, spearman, subset_counts, summarize
+from reward_api.data.compare_rewards import Scored, spearman, subset_counts, summarize
 from reward_api.schemas import Problem, Result, Verdict
 
 CODEREWARD = str(Path(sys.executable).parent / "codereward")

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reward_api.schemas import Finding, Problem, RewardSettings, StaticReport
-from reward_api.scoring import (
+from reward_api.verify.scoring import (
     PRESETS,
     RewardSettingsError,
     compose,

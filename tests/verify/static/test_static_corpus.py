@@ -2,7 +2,7 @@
 
 Canonical solutions: every ``code`` of MBPP (974) and sanitized MBPP (427), and the first
 solution of each APPS mini-val problem (150), from /work/shared/data. Hacks: the
-programs under tests/static/hacks, one exploit each (see each file's docstring).
+programs under tests/verify/static/hacks, one exploit each (see each file's docstring).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from reward_api.schemas import RewardSettings
-from reward_api.scoring import PRESETS, compose, resolve
-from reward_api.static import HACKING, is_hacking, scan_programs
+from reward_api.verify.scoring import PRESETS, compose, resolve
+from reward_api.verify.static_analysis import HACKING, is_hacking, scan_programs
 
 DATA = Path("/work/shared/data")
 HACKS = sorted((Path(__file__).parent / "hacks").glob("*.py"))

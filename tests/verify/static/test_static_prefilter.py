@@ -6,7 +6,7 @@ import ast
 import itertools
 from pathlib import Path
 
-from reward_api.static import HACKING, RULES_DIR, may_hack, scan_programs
+from reward_api.verify.static_analysis import HACKING, RULES_DIR, may_hack, scan_programs
 
 HACKS = sorted((Path(__file__).parent / "hacks").glob("*.py"))
 

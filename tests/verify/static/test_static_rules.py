@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reward_api.static import CATEGORIES, RULES_DIR, load_rules, rule_files
+from reward_api.verify.static_analysis import CATEGORIES, RULES_DIR, load_rules, rule_files
 
 SEMGREP = str(Path(sys.executable).parent / "semgrep")
 

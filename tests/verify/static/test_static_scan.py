@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from reward_api.schemas import Finding
-from reward_api.static import is_hacking, scan_programs, score
+from reward_api.verify.static_analysis import is_hacking, scan_programs, score
 
 CLEAN = "def add(a, b):\n    return a + b\n"
 EXITS = "import sys\n\n\ndef add(a, b):\n    return a + b\n\n\nsys.exit(0)\n"
