@@ -1,14 +1,16 @@
-# Dataset targets (reward_api/converters, data_check, evaluation). Included by the Makefile.
-.PHONY: data-test data-fidelity data-convert-shared data-check-shared
+# Dataset targets (reward_api/data/converters, data_check, evaluation). Included by the Makefile.
+.PHONY: test-data test-fidelity data-convert-shared data-check-shared
+
+##@ Datasets
 
 SHARED_DATA ?= $(abspath $(CURDIR)/../shared/data)
 DATA_OUT ?= runs/data
 
-data-test: install ## dataset tests: converters, data check, pass@k, fidelity slices (real sandbox)
+test-data: install ## dataset tests: converters, data check, pass@k, fidelity slices (real sandbox)
 	$(BIN)/pytest -q tests/data -m "not slow" $(PYTEST_ARGS)
 
-data-fidelity: install ## every reference of the four shared datasets through the verifier (minutes)
-	CODEREWARD_SHARED_DATA=$(SHARED_DATA) $(BIN)/pytest -q tests/data/test_data_fidelity.py $(PYTEST_ARGS)
+test-fidelity: install ## every reference of the four shared datasets through the verifier (the slow tier of tests/data; tens of minutes)
+	CODEREWARD_SHARED_DATA=$(SHARED_DATA) $(BIN)/pytest -q -m slow --timeout 3600 tests/data/test_data_fidelity.py $(PYTEST_ARGS)
 
 data-convert-shared: $(VENV)/.installed ## convert the shared datasets to problems + reference samples in $(DATA_OUT)
 	@mkdir -p $(DATA_OUT)

@@ -2,6 +2,8 @@
 # $(PY), $(BIN), $(PIP), $(VENV) and RUNTIME_ROOT come from it.
 .PHONY: images images-official service-image compose-up compose-down test-docker bench-docker
 
+##@ Docker and deployment
+
 SANDBOX_IMAGE ?= codereward/sandbox-python:3.11
 
 images: runtime ## build the Docker sandbox image codereward/sandbox-python:3.11 from the local runtime (no registry needed)
@@ -19,11 +21,8 @@ compose-up: service-image ## start redis, gateway and a worker with docker-compo
 compose-down: ## stop the compose stack and remove its containers
 	docker-compose --profile monitoring down --remove-orphans
 
-# `make test` (and so .ci/run) builds both images first: the docker tests never skip
-test: images service-image
-
-test-docker: images service-image $(VENV)/.installed ## docker backend tests: parity with the process backend, cleanup on exit/signals, compose stack
+test-docker: test-deps images service-image $(VENV)/.installed ## docker backend tests: parity with the process backend, cleanup on exit/signals, compose stack
 	$(BIN)/pytest -q -m docker tests/docker $(PYTEST_ARGS)
 
 bench-docker: images $(VENV)/.installed ## per-test cost: docker cells vs a bare python3 spawn vs `docker run` per test
-	$(PY) -m reward_api.bench_docker
+	$(PY) -m reward_api.bench.docker
