@@ -100,7 +100,14 @@ class Problem(BaseModel):
     compare: str = Field("lcb", description="Stdout comparator: " + COMPARATORS_DOC)
     setup_code: str | None = Field(
         None,
-        description="Trusted code run before the program (imports, helper classes such as ListNode).",
+        description="Trusted code the test may use (imports, helpers such as HumanEval's poly, "
+        "classes such as ListNode); it is the problem's, never the program's.",
+    )
+    entry_points: list[str] | None = Field(
+        None,
+        description="The names a test may take from the program (HumanEval's entry_point, "
+        "LeetCode's Solution). When absent: the names the test uses without defining or "
+        "importing them, builtins excluded, and the top-level names of the reference.",
     )
     difficulty: str | None = Field(None, description="Free-form difficulty label, carried through.")
     source: str | None = Field(None, description="Where the problem comes from, carried through.")

@@ -10,7 +10,6 @@ from __future__ import annotations
 import abc
 import json
 import queue
-import struct
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -18,25 +17,33 @@ from contextlib import contextmanager
 from typing import Any
 
 from reward_api.errors import SandboxError
+from reward_api.sandbox.runner import FrameBuffer, FrameError
 
-_HDR = struct.Struct(">I")
 MAX_FRAME_BYTES = 256 << 20
+Frame = tuple[bytes, bytes]
+"""(type, payload): ``b"J"`` a JSON control message, ``b"P"`` an opaque peer payload."""
 
 
 class Cell(abc.ABC):
-    """One runner process in one sandbox, spoken to over framed JSON."""
+    """One runner process in one sandbox, spoken to in frames (``runner.py``'s protocol)."""
 
     def __init__(self) -> None:
         self.samples_run = 0
         self.broken = False
+        self._frames = FrameBuffer(MAX_FRAME_BYTES)
+        self._queued: list[Frame] = []
 
     # transport: implemented by each backend
     @abc.abstractmethod
     def _write(self, data: bytes) -> None: ...
 
     @abc.abstractmethod
-    def _read(self, n: int, deadline: float) -> bytes:
-        """Exactly n bytes, or raise SandboxError (EOF, deadline)."""
+    def _read_some(self, timeout_s: float) -> bytes | None:
+        """Bytes of the runner's output within ``timeout_s`` (None: none yet); SandboxError at EOF."""
+
+    @abc.abstractmethod
+    def fileno(self) -> int:
+        """A descriptor that is readable when the runner has written (for a relay's select)."""
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -51,29 +58,83 @@ class Cell(abc.ABC):
     def oom_kills(self) -> int:
         """OOM kills inside the cell since it started (0 where the host cannot tell)."""
 
-    def request(self, message: dict[str, Any], timeout_s: float) -> dict[str, Any]:
-        """Send one request and wait for its answer, or raise SandboxError."""
+    def sample_overrides(self) -> dict[str, Any]:
+        """Fields a backend sets in every ``sample`` request (the docker cell's process limit)."""
+        return {}
+
+    # frames
+    def send(self, kind: bytes, payload: bytes) -> None:
+        """One frame to the runner; SandboxError (and the cell broken) when it cannot be sent."""
         if self.broken:
             raise SandboxError("cell is broken")
-        body = json.dumps(message, separators=(",", ":")).encode()
-        deadline = time.monotonic() + timeout_s
         try:
-            self._write(_HDR.pack(len(body)) + body)
-            (n,) = _HDR.unpack(self._read(4, deadline))
-            if n > MAX_FRAME_BYTES:
-                raise SandboxError(f"runner sent an oversized frame ({n} bytes)")
-            answer = json.loads(self._read(n, deadline))
-        except (OSError, ValueError) as exc:
+            self._write(len(payload).to_bytes(4, "big") + kind + payload)
+        except OSError as exc:
             self.broken = True
             raise SandboxError(f"cell transport failed: {exc}") from exc
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(b"J", json.dumps(message, separators=(",", ":")).encode())
+
+    def poll(self, timeout_s: float = 0.0) -> list[Frame]:
+        """Complete frames available within ``timeout_s`` (maybe none)."""
+        if self._queued:
+            out, self._queued = self._queued, []
+            return out
+        try:
+            data = self._read_some(timeout_s)
+            if data:
+                self._frames.feed(data)
+            return self._frames.frames()
+        except FrameError as exc:
+            self.broken = True
+            raise SandboxError(f"runner sent a bad frame: {exc}") from exc
         except SandboxError:
             self.broken = True
             raise
-        if not isinstance(answer, dict) or not answer.get("ok"):
+        except OSError as exc:
             self.broken = True
-            detail = answer.get("error") if isinstance(answer, dict) else answer
-            raise SandboxError(f"runner error: {detail}")
+            raise SandboxError(f"cell transport failed: {exc}") from exc
+
+    def recv(self, deadline: float) -> Frame:
+        """The next frame, or SandboxError at the (monotonic) deadline."""
+        while True:
+            frames = self.poll(max(0.0, min(deadline - time.monotonic(), 1.0)))
+            if frames:
+                first, rest = frames[0], frames[1:]
+                self._queued = rest + self._queued
+                return first
+            if time.monotonic() >= deadline:
+                self.broken = True
+                raise SandboxError("runner did not answer in time")
+
+    def recv_json(self, deadline: float) -> dict[str, Any]:
+        """The next control message (peer frames are not expected here)."""
+        kind, payload = self.recv(deadline)
+        if kind != b"J":
+            self.broken = True
+            raise SandboxError("runner sent a peer frame outside a relay")
+        try:
+            answer = json.loads(payload)
+        except ValueError as exc:
+            self.broken = True
+            raise SandboxError(f"runner sent bad JSON: {exc}") from exc
+        if not isinstance(answer, dict):
+            self.broken = True
+            raise SandboxError("runner sent a non-object")
         return answer
+
+    def check(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """A final answer: ``ok`` or SandboxError (the cell is then recycled)."""
+        if not answer.get("ok"):
+            self.broken = True
+            raise SandboxError(f"runner error: {answer.get('error')}")
+        return answer
+
+    def request(self, message: dict[str, Any], timeout_s: float) -> dict[str, Any]:
+        """Send one request that needs no relay and wait for its answer, or raise SandboxError."""
+        self.send_json(message)
+        return self.check(self.recv_json(time.monotonic() + timeout_s))
 
     def ping(self, timeout_s: float = 30.0) -> dict[str, Any]:
         return self.request({"op": "ping"}, timeout_s)

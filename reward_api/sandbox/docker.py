@@ -336,26 +336,15 @@ class DockerCell(Cell):
         except DockerException as exc:
             raise SandboxError(f"could not start a sandbox container: {exc}") from exc
 
-    def request(self, message: dict[str, Any], timeout_s: float) -> dict[str, Any]:
-        """As ``Cell.request``; recycles after a limit hit; the process limit is the cgroup's.
-
-        A sample whose test hit a limit (timeout, output) or died by a signal (memory, CPU,
-        its own kill) marks the cell broken, so the pool replaces the container after it.
+    def sample_overrides(self) -> dict[str, Any]:
+        """The process limit is the container's pids cgroup, not RLIMIT_NPROC.
 
         Without a user namespace RLIMIT_NPROC counts every process of host uid 65534, in all
         containers at once, so one sample's fork bomb would starve its neighbours. The
         container's pids limit (``policy.max_procs``, the runner included, as RLIMIT_NPROC
         counts it in the process backend's own namespace) bounds each cell alone instead.
         """
-        if message.get("op") != "sample":
-            return super().request(message, timeout_s)
-        answer = super().request({**message, "max_procs": UNLIMITED_NPROC}, timeout_s)
-        reports = answer.get("tests")
-        if isinstance(reports, list) and any(
-            isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
-        ):
-            self.broken = True  # a limit was hit or a signal killed a test: a fresh container
-        return answer
+        return {"max_procs": UNLIMITED_NPROC}
 
     # ---------------------------------------------------------------- transport
     def _write(self, data: bytes) -> None:
@@ -363,25 +352,26 @@ class DockerCell(Cell):
             raise SandboxError("cell is closed")
         self._sock.sendall(data)
 
-    def _read(self, n: int, deadline: float) -> bytes:
+    def _read_some(self, timeout_s: float) -> bytes | None:
         sock = self._sock
         if sock is None:
             raise SandboxError("cell is closed")
-        while len(self._out) < n:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise SandboxError("runner did not answer in time")
-            ready, _, _ = select.select([sock], [], [], min(left, 1.0))
-            if not ready:
-                continue
-            chunk = sock.recv(1 << 20)
-            if not chunk:
-                raise SandboxError("runner died (the container's stream closed)")
-            self._raw += chunk
-            self._demux()
-        data = bytes(self._out[:n])
-        del self._out[:n]
-        return data
+        if not self._out:
+            ready, _, _ = select.select([sock], [], [], timeout_s)
+            if ready:
+                chunk = sock.recv(1 << 20)
+                if not chunk:
+                    raise SandboxError("runner died (the container's stream closed)")
+                self._raw += chunk
+                self._demux()
+        data = bytes(self._out)
+        self._out.clear()
+        return data or None
+
+    def fileno(self) -> int:
+        if self._sock is None:
+            raise SandboxError("cell is closed")
+        return self._sock.fileno()
 
     def _demux(self) -> None:
         raw, pos = self._raw, 0

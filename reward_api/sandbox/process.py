@@ -266,22 +266,19 @@ class ProcessCell(Cell):
             n = os.write(self._in, view)
             view = view[n:]
 
-    def _read(self, n: int, deadline: float) -> bytes:
-        buf = bytearray()
-        while len(buf) < n:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise SandboxError("runner did not answer in time")
-            ready, _, _ = select.select([self._out], [], [], min(left, 1.0))
-            if not ready:
-                if self.proc.poll() is not None:
-                    raise SandboxError(f"runner died (exit {self.proc.returncode})")
-                continue
-            chunk = os.read(self._out, n - len(buf))
-            if not chunk:
-                raise SandboxError(f"runner died (exit {self.proc.poll()})")
-            buf += chunk
-        return bytes(buf)
+    def _read_some(self, timeout_s: float) -> bytes | None:
+        ready, _, _ = select.select([self._out], [], [], timeout_s)
+        if not ready:
+            if self.proc.poll() is not None:
+                raise SandboxError(f"runner died (exit {self.proc.returncode})")
+            return None
+        chunk = os.read(self._out, 1 << 20)
+        if not chunk:
+            raise SandboxError(f"runner died (exit {self.proc.poll()})")
+        return chunk
+
+    def fileno(self) -> int:
+        return self._out
 
     def close(self) -> None:
         self.broken = True

@@ -1,38 +1,58 @@
 """The in-sandbox runner: a warm interpreter that forks once per test.
 
 This file runs INSIDE the sandbox (bubblewrap cell or Docker container) under the runtime's
-own Python (3.11+, standard library only). It must not import anything from ``reward_api``.
+own Python (3.11+, standard library only). It must not import anything from ``reward_api``;
+the host imports its codec (``Encoder``, ``Decoder``) and framing.
 
-Protocol: the host writes frames (4-byte big-endian length + UTF-8 JSON) to the runner's
-stdin and reads frames from its stdout. Requests:
+Two kinds of cell run it. A *candidate* cell runs model programs; a *judge* cell runs only a
+problem's own test code and never candidate code. A test's pass signal is produced by
+trusted code alone: by the host (stdio output, call results, assert statements against
+literals) or by the judge (every other assert test). The candidate is only ever a callee.
 
-- ``{"op": "ping"}`` -> ``{"ok": true, "python": "3.11.2"}``
-- ``{"op": "sample", "program", "setup", "tests", "time_s", "memory_mb", "max_output_bytes",
-  "max_file_mb", "max_procs", "stop_on_first_failure"}`` -> ``{"ok": true, "tests": [...]}``
-  where each test report holds what the program did (stdout, exit status, encoded values);
-  never a verdict against expected output, which the runner never sees.
-- ``{"op": "judge", "setup", "prelude", "checks": [{"expr", "values"}], "time_s",
-  "memory_mb"}`` -> ``{"ok": true, "outcomes": [...]}``: evaluates trusted comparison
-  expressions over values produced by a candidate in ANOTHER cell. A judge cell never runs
-  candidate code.
+Control channel (host <-> runner): stdin/stdout, frames of a 5-byte header (4-byte
+big-endian payload length, 1-byte type) and a payload. Type ``J``: a JSON control message;
+type ``P``: a *peer payload*, an opaque message between the judge's child and the
+candidate's child that runners and host forward without parsing. Ops:
 
-Per test the runner forks a child that runs the program in a fresh ``__main__`` namespace
-under rlimits (address space, CPU, file size, open files, processes, no core dumps), with
-new pipes as stdin/stdout/stderr and a results pipe. Values a test produces (a ``call``
-test's return value, the lifted sub-expressions of an ``assert`` test) are turned into
-plain tagged JSON by an encoder whose type checks use exact types captured before the
-program ran: always-equal objects, lying ``int`` subclasses and other home-made types
-are refused, not trusted. After each test every process of the sandbox other than the
-runner and the namespace's init is killed (``kill(-1, SIGKILL)``), so nothing a test
-starts outlives it. After each sample ``/tmp`` and ``/dev/shm`` are wiped.
+- ``{"op": "ping"}`` -> ``{"ok": true, "python": ...}``
+- ``{"op": "sample", "program", "setup", "tests", limits...}``: runs each test in a fresh
+  child. ``stdio`` tests get their input on stdin; ``call`` tests (a contract ``call``
+  test, or host-checked assert statements) get their calls from the runner over the
+  child's call channel and the raw replies go back in the report; a ``serve`` test is
+  driven by the judge: the runner emits ``{"ev": "serving", "test": i}``, forwards ``P``
+  frames both ways, and ends the test on the host's ``{"op": "end"}``; a child that dies
+  while serving is reported at once (``{"ev": "gone"}``). The answer, ``{"ok": true,
+  "tests": [...], "anomaly": ...}``, holds what each child did (exit status, stdout, raw
+  replies): never a verdict against expected output, which this cell never sees.
+- ``{"op": "judge", "setup", "tests": [{"code", "entry"}], limits...}``: forks one judge
+  child for the sample; ``{"op": "run", "test": i}`` runs test i's code in a fresh
+  namespace in which every entry-point name is a proxy for the candidate's object; the
+  child's calls go out as ``P`` frames and its outcome comes back as ``{"ev": "verdict"}``.
+  ``{"op": "gone"}`` tells it the candidate died; ``{"op": "close"}`` ends the session.
 
-What the candidate can still do in its own process: anything, including writing forged
-records on the results pipe. That buys nothing: records are only values, compared with
-expected outputs outside this sandbox, and a forged record is no better than returning
-that value honestly.
+Peer protocol (inside ``P`` payloads, JSON): the judge sends requests ``{"op": "get" |
+"call" | "getattr" | ..., ...}``; the candidate answers ``{"ok": VALUE}``, ``{"raise":
+{...}}`` or ``{"exit": code}``. Values cross in the flat codec below: plain data is rebuilt
+as real builtin values on the other side; functions, classes, generators and other objects
+of the program come back as *handles* whose calls, attributes, items and iteration are
+further requests; a mutable argument's state after a call comes back with the reply, and an
+argument returned as itself keeps its identity. A judge-side function passed to the program
+becomes a *callback* the candidate may call (the only request it may make). Comparisons,
+hashing and arithmetic on a handle never reach the program: an object of the program's own
+types is opaque, equal to nothing but itself, so no ``__eq__`` it defines is ever asked.
+
+Cleanliness: after each test every process of the cell but the runner dies
+(``kill(-1, SIGKILL)``); after each sample ``/tmp`` and ``/dev/shm`` are wiped without
+recursion, System V IPC objects are removed, and anything left over is reported as an
+anomaly (the host then recycles the cell). The runner is non-dumpable (a program cannot
+read its descriptors or memory) and is the namespace's init (it cannot be signalled).
+Children raise their own ``oom_score_adj`` so the kernel kills them, not the runner.
 """
 
 import builtins
+import collections
+import decimal
+import fractions
 import io
 import json
 import os
@@ -47,9 +67,6 @@ import types
 
 try:  # pre-import what code-RL programs import, so a fork starts warm
     import bisect  # noqa: F401
-    import collections
-    import decimal
-    import fractions
     import functools  # noqa: F401
     import heapq  # noqa: F401
     import itertools  # noqa: F401
@@ -58,6 +75,10 @@ try:  # pre-import what code-RL programs import, so a fork starts warm
     import string  # noqa: F401
     import typing  # noqa: F401
 except ImportError:  # pragma: no cover - stdlib is always there
+    pass
+try:
+    import sortedcontainers  # noqa: F401
+except ImportError:
     pass
 # numpy is imported into the runner only once a sample needs it (the host says so): a warm
 # numpy makes every later fork of this cell about 1 ms dearer.
@@ -71,22 +92,23 @@ def _ensure_numpy():
             import numpy
 
             _np = numpy
-        except ImportError:  # the runtime documents numpy, but the runner must not depend on it
+        except ImportError:  # the runtime documents numpy; the runner must not depend on it
             pass
+    return _np
 
 
-try:
-    import sortedcontainers  # noqa: F401
-except ImportError:
-    pass
-
-RESULT_FD = 3
-MAX_RESULT_BYTES = 64 << 20
-_HDR = struct.Struct(">I")
+_HDR = struct.Struct(">IB")
+MAX_FRAME_BYTES = 64 << 20
+MAX_NODES = 2_000_000
 _SELF_PID = os.getpid()
+BIG = 1 << 53
 
 
-# ---------------------------------------------------------------- control channel
+# ================================================================ framing
+class FrameError(Exception):
+    """A frame that is too large, truncated or not what the protocol allows."""
+
+
 def _read_exact(fd, n):
     buf = bytearray()
     while len(buf) < n:
@@ -97,104 +119,89 @@ def _read_exact(fd, n):
     return bytes(buf)
 
 
-def _recv(fd):
-    hdr = _read_exact(fd, 4)
+def read_frame(fd, max_bytes=MAX_FRAME_BYTES):
+    """(type, payload) of the next frame on a blocking fd; None at EOF."""
+    hdr = _read_exact(fd, _HDR.size)
     if hdr is None:
         return None
-    (n,) = _HDR.unpack(hdr)
+    n, kind = _HDR.unpack(hdr)
+    if n > max_bytes:
+        raise FrameError("frame of %d bytes over the limit" % n)
     body = _read_exact(fd, n)
     if body is None:
         return None
-    return json.loads(body)
+    return bytes((kind,)), body
 
 
-def _send(fd, obj):
-    data = json.dumps(obj, separators=(",", ":")).encode()
-    data = _HDR.pack(len(data)) + data
-    while data:
-        n = os.write(fd, data)
-        data = data[n:]
+def write_frame(fd, kind, payload):
+    data = _HDR.pack(len(payload), kind[0]) + payload
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
 
 
-# ---------------------------------------------------------------- trusted value encoder
-_EXACT = {
+def send_json(fd, obj):
+    write_frame(fd, b"J", json.dumps(obj, separators=(",", ":")).encode())
+
+
+class FrameBuffer:
+    """Bytes read without blocking, cut into complete frames (the relays' half of framing)."""
+
+    def __init__(self, max_bytes=MAX_FRAME_BYTES):
+        self.buf = bytearray()
+        self.max_bytes = max_bytes
+
+    def feed(self, data):
+        self.buf += data
+
+    def frames(self):
+        out = []
+        buf = self.buf
+        pos = 0
+        while len(buf) - pos >= _HDR.size:
+            n, kind = _HDR.unpack_from(buf, pos)
+            if n > self.max_bytes:
+                raise FrameError("frame of %d bytes over the limit" % n)
+            if len(buf) - pos - _HDR.size < n:
+                break
+            start = pos + _HDR.size
+            out.append((bytes((kind,)), bytes(buf[start : start + n])))
+            pos = start + n
+        del buf[:pos]
+        return out
+
+    def pending(self):
+        return len(self.buf)
+
+
+# ================================================================ the value codec
+class Malformed(Exception):
+    """An encoded value that does not follow the codec (a hostile or broken peer)."""
+
+
+class Unencodable(Exception):
+    """A value the codec refuses (too large)."""
+
+
+_COMPARE_DUNDERS = (
+    "__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__bool__",
+    "__len__", "__iter__", "__getitem__", "__contains__", "__index__", "__int__", "__float__",
+    "__abs__", "__round__", "__sub__", "__add__", "__mul__", "__truediv__", "__neg__",
+    "__getattribute__", "__getattr__", "keys", "values", "items", "__class__",
+)  # fmt: skip
+_BASES = (bool, int, float, complex, str, bytes, bytearray, list, tuple, set, frozenset, dict)
+_CONTAINER_TAG = {
     list: "l",
     tuple: "t",
     set: "s",
     frozenset: "fs",
     dict: "d",
-}
-_EXTRA = {
     collections.OrderedDict: "od",
     collections.defaultdict: "dd",
     collections.Counter: "ctr",
     collections.deque: "dq",
 }
-_COMPARE_DUNDERS = (
-    "__eq__",
-    "__ne__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__hash__",
-    "__bool__",
-    "__len__",
-    "__iter__",
-    "__getitem__",
-    "__contains__",
-    "__index__",
-    "__int__",
-    "__float__",
-    "__abs__",
-    "__round__",
-    "__sub__",
-    "__add__",
-    "__mul__",
-    "__truediv__",
-    "__neg__",
-    "__getattribute__",
-    "__getattr__",
-    "keys",
-    "values",
-    "items",
-    "__class__",
-)
-_BASES = (bool, int, float, complex, str, bytes, list, tuple, set, frozenset, dict)
-
-
-class Unencodable(Exception):
-    pass
-
-
-class _Raised:
-    """What a guarded lift point became when it raised (short-circuit operands)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name):
-        self.name = name
-
-
-def _guarded(fn):
-    try:
-        return fn()
-    except Exception as exc:
-        return _Raised(type(exc).__name__)
-
-
-class _Deferred:
-    """The judge's stand-in for a raised operand: using it raises, as the original would."""
-
-    def __init__(self, name):
-        self.name = name
-
-    def _fail(self, *args, **kwargs):
-        raise RuntimeError("operand raised " + self.name)
-
-    __eq__ = __ne__ = __lt__ = __le__ = __gt__ = __ge__ = __bool__ = __len__ = _fail
-    __iter__ = __getitem__ = __contains__ = __add__ = __sub__ = __call__ = __getattr__ = _fail
-    __hash__ = None
 
 
 def _plain_base(t):
@@ -208,171 +215,1166 @@ def _plain_base(t):
                         got = klass
                         break
                 overridden = got is not None and got not in (base, object)
-                if (
-                    overridden
-                    and got.__module__ != "builtins"
-                    and not (base is int and got is bool)
-                ):
+                if overridden and got.__module__ != "builtins" and not (base is int and got is bool):
                     return None
             return base
     return None
 
 
-def make_encoder(trusted_classes):
-    """Build an encoder closed over references captured now, before the program runs."""
-    _type = type
-    _id = id
-    _isfinite = float.__repr__
-    np_scalar = _np.generic if _np is not None else None
-    np_array = _np.ndarray if _np is not None else None
-    decimal_t = decimal.Decimal
-    fraction_t = fractions.Fraction
-    obj_getattr = object.__getattribute__
-    trusted_names = dict(trusted_classes)
-    list_iter, tuple_iter, dict_items = list.__iter__, tuple.__iter__, dict.items
-    set_iter, fs_iter = set.__iter__, frozenset.__iter__
-    budget = [0]
+class Encoder:
+    """Turns a value into flat tagged JSON: ``item`` plus a node table, with no recursion.
 
-    def enc(v, memo):
-        budget[0] -= 1
-        if budget[0] < 0:
+    An item is a JSON atom (None, bool, str, an int under 2**53, a finite float), or a
+    list: ``["#", k]`` (node k), ``["i", hex]`` (a big int, in hex so no digit limit
+    applies), ``["f", "inf" | "-inf" | "nan"]``. Nodes are tagged lists (``["l", items]``,
+    ``["t", ...]``, ``["s", ...]``, ``["fs", ...]``, ``["d", [[k, v], ...]]`` and the other
+    tags below); a node referenced twice is one object on the other side, so sharing and
+    cycles survive. Type checks use exact types captured when the encoder is made (before
+    a program runs): an object of a type the codec does not know as plain data goes to
+    ``on_object`` (a handle), or, for the problem's own (``trusted``) classes, by its
+    attributes.
+    """
+
+    def __init__(self, trusted=None, on_object=None, args=None, max_nodes=MAX_NODES):
+        self.trusted = dict(trusted or {})
+        self.trusted_types = set(self.trusted.values())
+        self.on_object = on_object
+        self.args = args or ()
+        self.max_nodes = max_nodes
+        self._type = type
+        self._id = id
+        self._float_repr = float.__repr__
+        self._int_hex = int.__format__
+        self._dict_items = dict.items
+        self._obj_getattr = object.__getattribute__
+        np = _np
+        self._np_generic = np.generic if np is not None else None
+        self._np_ndarray = np.ndarray if np is not None else None
+
+    def encode(self, value, arg_states=()):
+        """``(item, nodes, states)``: the value and, for each index in ``arg_states``, the
+        state of that argument (its contents, for the judge to apply in place)."""
+        self.nodes = []
+        self.memo = {}
+        self.keep = []
+        self.work = []
+        for i, a in enumerate(self.args):
+            if self._type(a) in _MUTABLE or self._is_object(a):
+                self.memo[self._id(a)] = self._alloc(["arg", i], a, expand=False)
+        item = self._item(value)
+        states = []
+        for i in arg_states:
+            a = self.args[i]
+            states.append(self._expand_arg(a) if self._id(a) in self.memo else None)
+        self._drain()
+        return item, self.nodes, states
+
+    def _is_object(self, a):
+        return self._type(a) in self.trusted_types
+
+    def _alloc(self, node, obj, expand=True):
+        if len(self.nodes) >= self.max_nodes:
             raise Unencodable("value too large")
-        t = _type(v)
+        k = len(self.nodes)
+        self.nodes.append(node)
+        self.keep.append(obj)
+        if expand:
+            self.work.append((k, obj))
+        return ["#", k]
+
+    def _expand_arg(self, a):
+        k = len(self.nodes)
+        self.nodes.append(None)
+        self.keep.append(a)
+        self.work.append((k, a))
+        self._drain()
+        return ["#", k]
+
+    def _item(self, v):
+        t = self._type(v)
         if v is None or t is bool or t is str:
             return v
-        if t is _Raised:
-            return ["err", v.name]
         if t is int:
-            return v if -(1 << 53) < v < (1 << 53) else ["i", int.__repr__(v)]
+            return v if -BIG < v < BIG else ["i", self._int_hex(v, "x")]
         if t is float:
-            r = _isfinite(v)
+            r = self._float_repr(v)
             return v if r not in ("inf", "-inf", "nan") else ["f", r]
+        key = self._id(v)
+        ref = self.memo.get(key)
+        if ref is not None:
+            return ref
+        ref = self._alloc(None, v)
+        self.memo[key] = ref
+        return ref
+
+    def _drain(self):
+        while self.work:
+            k, v = self.work.pop()
+            self.nodes[k] = self._node(v)
+
+    def _node(self, v):
+        t = self._type(v)
+        tag = _CONTAINER_TAG.get(t)
+        if tag is None and t not in _SCALAR_TAGS and t not in self.trusted_types:
+            np_node = self._numpy(v, t)
+            if np_node is not None:
+                return np_node
+            if self.trusted and t.__name__ in self.trusted:
+                return self._object(v, t)
+            base = _plain_base(t)
+            if base is None:
+                if self.on_object is None:
+                    raise Unencodable(t.__name__)
+                return self.on_object(v)
+            if base in _SCALARS:
+                v = base(v)
+                t = base
+            else:
+                tag = _CONTAINER_TAG[base]
+                t = base
+        if t in self.trusted_types:
+            return self._object(v, t)
+        item = self._item
+        if tag == "l":
+            return ["l", [item(x) for x in list.__iter__(v)]]
+        if tag == "t":
+            return ["t", [item(x) for x in tuple.__iter__(v)]]
+        if tag == "s":
+            return ["s", [item(x) for x in set.__iter__(v)]]
+        if tag == "fs":
+            return ["fs", [item(x) for x in frozenset.__iter__(v)]]
+        if tag in ("d", "od", "ctr"):
+            return [tag, [[item(a), item(b)] for a, b in self._dict_items(v)]]
+        if tag == "dd":
+            factory = v.default_factory
+            fname = factory.__name__ if factory in _FACTORIES.values() else None
+            return ["dd", [[item(a), item(b)] for a, b in self._dict_items(v)], fname]
+        if tag == "dq":
+            return ["dq", [item(x) for x in collections.deque.__iter__(v)], v.maxlen]
+        if t is bool:
+            return ["bool", bool(v)]
+        if t is int:
+            return ["int", item(int.__int__(v))]
+        if t is float:
+            return ["float", item(float.__float__(v))]
+        if t is str:
+            return ["str", str.__str__(v)]
         if t is complex:
-            return ["c", enc(v.real, memo), enc(v.imag, memo)]
+            return ["c", item(v.real), item(v.imag)]
         if t is bytes:
             return ["b", bytes.hex(v)]
-        key = _id(v)
-        if key in memo:
-            return ["ref", memo[key]]
-        tag = _EXACT.get(t) or _EXTRA.get(t)
-        if tag is None and t is not decimal_t and t is not fraction_t:
-            if np_scalar is not None and isinstance(v, np_scalar) and t.__module__ == "numpy":
-                return ["np", t.__name__, enc(v.item(), memo)]
-            if np_array is not None and t is np_array:
-                memo[key] = len(memo)
-                return ["nd", v.dtype.str, list(v.shape), enc(v.tolist(), memo)]
-            if t.__name__ in trusted_names or t in trusted_classes.values():
-                memo[key] = len(memo)
-                try:
-                    attrs = obj_getattr(v, "__dict__")
-                except AttributeError:
-                    attrs = {}
-                return ["o", t.__name__, [[k, enc(x, memo)] for k, x in dict_items(attrs)]]
-            base = _plain_base(t)
-            if base is None:  # a home-made type: opaque, equal to nothing outside
-                return ["o", "?" + t.__name__, []]
-            if base in (bool, int, float, complex, str, bytes):
-                return enc(base(v), memo)
-            tag = _EXACT[base]
-            t = base
-        if t is decimal_t:
-            return ["dec", str(v)]
-        if t is fraction_t:
-            return ["frac", str(v.numerator), str(v.denominator)]
-        memo[key] = len(memo)
-        if tag in ("d", "od", "dd", "ctr"):
-            return [tag, [[enc(k, memo), enc(x, memo)] for k, x in dict_items(v)]]
-        if tag == "l":
-            return ["l", [enc(x, memo) for x in list_iter(v)]]
-        if tag == "t":
-            return ["t", [enc(x, memo) for x in tuple_iter(v)]]
-        if tag == "s":
-            return ["s", [enc(x, memo) for x in set_iter(v)]]
-        if tag == "fs":
-            return ["fs", [enc(x, memo) for x in fs_iter(v)]]
-        if tag == "dq":
-            return ["dq", [enc(x, memo) for x in list(v)]]
+        if t is bytearray:
+            return ["ba", bytes.hex(bytes(v))]
+        if t is decimal.Decimal:
+            return ["dec", decimal.Decimal.__str__(v)]
+        if t is fractions.Fraction:
+            return ["frac", item(v.numerator), item(v.denominator)]
+        if t is range:
+            return ["r", item(v.start), item(v.stop), item(v.step)]
         raise Unencodable(t.__name__)
 
-    def encode(v):
-        budget[0] = 2000000
-        return enc(v, {})
+    def _object(self, v, t):
+        try:
+            attrs = self._obj_getattr(v, "__dict__")
+        except AttributeError:
+            attrs = {}
+            for name in getattr(t, "__slots__", ()) or ():
+                try:
+                    attrs[name] = self._obj_getattr(v, name)
+                except AttributeError:
+                    pass
+        pairs = [[str(a), self._item(b)] for a, b in self._dict_items(dict(attrs))]
+        return ["o", t.__name__, pairs]
 
-    return encode
+    def _numpy(self, v, t):
+        if self._np_generic is not None and t.__module__ == "numpy":
+            if isinstance(v, self._np_generic):
+                return ["np", v.dtype.str, self._item(v.item())]
+            if t is self._np_ndarray:
+                flat = [self._item(x) for x in v.ravel().tolist()]
+                return ["nd", v.dtype.str, list(v.shape), flat]
+        return None
 
 
-def make_decoder(classes):
-    """Inverse of the encoder, for the judge (classes: trusted setup classes by name)."""
+_SCALARS = (bool, int, float, complex, str, bytes, bytearray)
+_SCALAR_TAGS = {complex, bytes, bytearray, decimal.Decimal, fractions.Fraction, range}
+_MUTABLE = {list, dict, set, bytearray, collections.deque, collections.OrderedDict,
+            collections.defaultdict, collections.Counter}  # fmt: skip
+_FACTORIES = {"list": list, "int": int, "set": set, "dict": dict, "str": str, "float": float}
 
-    class Opaque:
-        """An object of a class the judge does not know: equal to nothing but itself."""
 
-        def __init__(self, name, attrs):
-            self.__dict__.update(attrs)
-            self._cr_name = name
+class Decoder:
+    """The inverse of ``Encoder``: real builtin values, built without recursion.
 
-    def dec(x, refs):
-        if not isinstance(x, list):
+    ``classes``: the problem's own classes by name (objects are rebuilt from attributes;
+    an unknown name becomes a plain attribute object). ``on_handle`` and ``on_callback``
+    turn ``h`` and ``cb`` nodes into proxies; ``args`` resolves ``arg`` nodes. Anything
+    that is not a well-formed encoding raises ``Malformed``.
+    """
+
+    def __init__(self, classes=None, on_handle=None, on_callback=None, args=()):
+        self.classes = classes or {}
+        self.on_handle = on_handle
+        self.on_callback = on_callback
+        self.args = args
+
+    def decode(self, item, nodes):
+        if not isinstance(nodes, list) or len(nodes) > MAX_NODES:
+            raise Malformed("bad node table")
+        self.nodes = nodes
+        self.objs = [_UNSET] * len(nodes)
+        self.filling = []
+        try:
+            value = self._item(item)
+            while self.filling:
+                self._fill(*self.filling.pop())
+        except Malformed:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
+                ArithmeticError, RecursionError, MemoryError) as exc:  # fmt: skip
+            raise Malformed("%s: %s" % (type(exc).__name__, str(exc)[:100])) from None
+        return value
+
+    def _item(self, x):
+        if x is None or type(x) in (bool, str, int, float):
             return x
+        if type(x) is not list or len(x) < 2 or type(x[0]) is not str:
+            raise Malformed("bad item")
         tag = x[0]
-        if tag == "ref":
-            return refs[x[1]]
+        if tag == "#":
+            return self._obj(x[1])
         if tag == "i":
-            return int(x[1])
-        if tag == "err":
-            return _Deferred(x[1])
+            if type(x[1]) is not str or len(x[1]) > 4_000_000:
+                raise Malformed("bad int")
+            return int(x[1], 16)
         if tag == "f":
+            if x[1] not in ("inf", "-inf", "nan"):
+                raise Malformed("bad float")
             return float(x[1])
-        if tag == "c":
-            return complex(dec(x[1], refs), dec(x[2], refs))
-        if tag == "b":
-            return bytes.fromhex(x[1])
-        if tag == "dec":
-            return decimal.Decimal(x[1])
-        if tag == "frac":
-            return fractions.Fraction(int(x[1]), int(x[2]))
-        if tag == "np":
-            return dec(x[2], refs)
-        if tag == "nd":
-            slot = len(refs)
-            refs.append(None)
-            data = dec(x[3], refs)
-            arr = _np.array(data, dtype=x[1]).reshape(x[2]) if _np is not None else data
-            refs[slot] = arr
-            return arr
-        if tag == "o":
-            slot = len(refs)
-            cls = classes.get(x[1])
-            obj = object.__new__(cls) if cls is not None else Opaque.__new__(Opaque)
-            refs.append(obj)
-            attrs = {k: dec(v, refs) for k, v in x[2]}
-            if cls is None:
-                attrs["_cr_name"] = x[1]
-            obj.__dict__.update(attrs)
+        raise Malformed("bad item tag")
+
+    def _obj(self, k):
+        """Node k's object; immutable nodes are built once their children are (explicit stack)."""
+        if type(k) is not int or not 0 <= k < len(self.nodes):
+            raise Malformed("bad reference")
+        got = self.objs[k]
+        if got is _BUILDING:
+            raise Malformed("a cycle through immutable values")
+        if got is not _UNSET:
+            return got
+        stack = [k]
+        while stack:
+            j = stack[-1]
+            if self.objs[j] is not _UNSET and self.objs[j] is not _BUILDING:
+                stack.pop()
+                continue
+            node = self.nodes[j]
+            if type(node) is not list or not node or type(node[0]) is not str:
+                raise Malformed("bad node")
+            shell = self._shell(j, node)
+            if shell is not _UNSET:
+                self.objs[j] = shell
+                stack.pop()
+                continue
+            missing = [c for c in _child_refs(node) if self._pending(c)]
+            if missing:
+                if self.objs[j] is _BUILDING:
+                    raise Malformed("a cycle through immutable values")
+                self.objs[j] = _BUILDING
+                stack.extend(missing)
+                continue
+            self.objs[j] = self._immutable(node)
+            stack.pop()
+        return self.objs[k]
+
+    def _pending(self, c):
+        if type(c) is not int or not 0 <= c < len(self.nodes):
+            raise Malformed("bad reference")
+        return self.objs[c] is _UNSET or self.objs[c] is _BUILDING
+
+    def _shell(self, j, node):
+        """An empty mutable container (filled later), or _UNSET for an immutable node."""
+        tag = node[0]
+        if tag == "l":
+            obj = []
+        elif tag in ("d", "od", "ctr"):
+            obj = {"d": dict, "od": collections.OrderedDict, "ctr": collections.Counter}[tag]()
+        elif tag == "dd":
+            factory = _FACTORIES.get(node[2]) if len(node) > 2 else None
+            obj = collections.defaultdict(factory)
+        elif tag == "s":
+            obj = set()
+        elif tag == "dq":
+            maxlen = node[2] if len(node) > 2 else None
+            if maxlen is not None and (type(maxlen) is not int or maxlen < 0):
+                raise Malformed("bad deque")
+            obj = collections.deque(maxlen=maxlen)
+        elif tag == "ba":
+            obj = bytearray(bytes.fromhex(node[1]))
             return obj
-        slot = len(refs)
-        if tag in ("l", "dq"):
-            out = [] if tag == "l" else collections.deque()
-            refs.append(out)
-            out.extend(dec(v, refs) for v in x[1])
-            return out
-        if tag in ("d", "od", "dd", "ctr"):
-            factory = {"d": dict, "od": collections.OrderedDict, "ctr": collections.Counter}
-            out = factory[tag]() if tag != "dd" else collections.defaultdict(None)
-            refs.append(out)
-            for k, v in x[1]:
-                out[dec(k, refs)] = dec(v, refs)
-            return out
-        refs.append(None)
-        items = [dec(v, refs) for v in x[1]]
-        out = {"t": tuple, "s": set, "fs": frozenset}[tag](items)
-        refs[slot] = out
+        elif tag == "o":
+            cls = self.classes.get(node[1]) if type(node[1]) is str else None
+            if cls is None:
+                obj = _Record.__new__(_Record)
+                object.__setattr__(obj, "_cr_class", str(node[1]))
+            else:
+                obj = object.__new__(cls)
+        elif tag == "h":
+            if self.on_handle is None:
+                raise Malformed("unexpected handle")
+            return self.on_handle(node)
+        elif tag == "cb":
+            if self.on_callback is None:
+                raise Malformed("unexpected callback")
+            return self.on_callback(node)
+        elif tag == "arg":
+            if type(node[1]) is not int or not 0 <= node[1] < len(self.args):
+                raise Malformed("bad argument reference")
+            return self.args[node[1]]
+        else:
+            return _UNSET
+        self.filling.append((obj, node))
+        return obj
+
+    def _fill(self, obj, node):
+        tag = node[0]
+        item = self._item
+        if tag == "l":
+            obj.extend(item(x) for x in _seq(node[1]))
+        elif tag in ("d", "od", "ctr", "dd"):
+            for pair in _seq(node[1]):
+                if type(pair) is not list or len(pair) != 2:
+                    raise Malformed("bad pair")
+                obj[item(pair[0])] = item(pair[1])
+        elif tag == "s":
+            obj.update(item(x) for x in _seq(node[1]))
+        elif tag == "dq":
+            obj.extend(item(x) for x in _seq(node[1]))
+        elif tag == "o":
+            for pair in _seq(node[2]):
+                if type(pair) is not list or len(pair) != 2 or type(pair[0]) is not str:
+                    raise Malformed("bad attribute")
+                try:
+                    object.__setattr__(obj, pair[0], item(pair[1]))
+                except (AttributeError, TypeError):
+                    obj.__dict__[pair[0]] = item(pair[1])
+
+    def _immutable(self, node):
+        tag = node[0]
+        item = self._item
+        if tag == "t":
+            return tuple(item(x) for x in _seq(node[1]))
+        if tag == "fs":
+            return frozenset(item(x) for x in _seq(node[1]))
+        if tag == "c":
+            return complex(_number(item(node[1])), _number(item(node[2])))
+        if tag == "b":
+            return bytes.fromhex(node[1])
+        if tag == "dec":
+            if type(node[1]) is not str or len(node[1]) > 100_000:
+                raise Malformed("bad decimal")
+            return decimal.Decimal(node[1])
+        if tag == "frac":
+            num, den = item(node[1]), item(node[2])
+            if type(num) is not int or type(den) is not int:
+                raise Malformed("bad fraction")
+            return fractions.Fraction(num, den)
+        if tag == "r":
+            parts = [item(x) for x in node[1:4]]
+            if any(type(p) is not int for p in parts):
+                raise Malformed("bad range")
+            return range(*parts)
+        if tag == "bool":
+            return bool(node[1])
+        if tag == "int":
+            v = item(node[1])
+            if type(v) is not int:
+                raise Malformed("bad int")
+            return v
+        if tag == "float":
+            v = item(node[1])
+            if type(v) not in (int, float):
+                raise Malformed("bad float")
+            return float(v)
+        if tag == "str":
+            if type(node[1]) is not str:
+                raise Malformed("bad str")
+            return node[1]
+        if tag == "np":
+            np = _ensure_numpy()
+            value = item(node[2])
+            if np is None:
+                return value
+            return np.dtype(str(node[1])).type(value)
+        if tag == "nd":
+            np = _ensure_numpy()
+            flat = [item(x) for x in _seq(node[3])]
+            shape = [int(s) for s in _seq(node[2])]
+            if np is None:
+                return flat
+            dtype = np.dtype(str(node[1]))
+            if dtype.kind == "O":  # elements are objects: assigned one by one, not broadcast
+                arr = np.empty(len(flat), dtype=object)
+                for i, x in enumerate(flat):
+                    arr[i] = x
+                return arr.reshape(shape)
+            return np.array(flat, dtype=dtype).reshape(shape)
+        raise Malformed("unknown node tag %r" % (tag,))
+
+
+class _Sentinel:
+    __slots__ = ()
+
+
+_UNSET = _Sentinel()
+_BUILDING = _Sentinel()
+
+
+class _Record:
+    """An object of a class the decoding side does not have: its attributes, by name."""
+
+    def __repr__(self):
+        return "<%s %r>" % (self._cr_class, {k: v for k, v in self.__dict__.items() if k != "_cr_class"})
+
+
+def _seq(x):
+    if type(x) is not list:
+        raise Malformed("expected a list")
+    return x
+
+
+def _number(v):
+    if type(v) not in (int, float):
+        raise Malformed("bad number")
+    return v
+
+
+def _child_refs(node):
+    """Node indices an immutable node needs first."""
+    out = []
+    tag = node[0]
+    if tag in ("t", "fs"):
+        parts = _seq(node[1])
+    elif tag in ("c",):
+        parts = node[1:3]
+    elif tag in ("frac",):
+        parts = node[1:3]
+    elif tag == "r":
+        parts = node[1:4]
+    elif tag in ("int", "float"):
+        parts = node[1:2]
+    elif tag == "np":
+        parts = node[2:3]
+    elif tag == "nd":
+        parts = _seq(node[3])
+    else:
         return out
+    for x in parts:
+        if type(x) is list and len(x) == 2 and x[0] == "#":
+            out.append(x[1])
+    return out
 
-    return lambda x: dec(x, [])
+
+def dumps(obj):
+    return json.dumps(obj, separators=(",", ":"), allow_nan=False).encode()
 
 
-# ---------------------------------------------------------------- the test child
+def loads(payload):
+    """JSON of a peer payload; Malformed for anything that is not (deep nesting included)."""
+    try:
+        return json.loads(payload)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise Malformed("not JSON: %s" % type(exc).__name__) from None
+
+
+# ================================================================ the candidate: a callee
+def _flags(obj):
+    """What a handle supports, as the program's object says (a lie buys nothing)."""
+    t = type(obj)
+    f = ""
+    if callable(obj):
+        f += "c"
+    if hasattr(t, "__iter__"):
+        f += "i"
+    if hasattr(t, "__next__"):
+        f += "n"
+    if hasattr(t, "__len__"):
+        f += "l"
+    if hasattr(t, "__getitem__"):
+        f += "g"
+    if isinstance(obj, type):
+        f += "t"
+        if issubclass(obj, BaseException):
+            f += "e"
+    return f
+
+
+def _exc_base(cls):
+    """The nearest builtin exception class of an exception class."""
+    for klass in cls.__mro__:
+        if klass.__module__ == "builtins" and issubclass(klass, BaseException):
+            return klass.__name__
+    return "Exception"
+
+
+class _ProgramExit(BaseException):
+    """The program asked to exit during a call: the callee answers no more."""
+
+    def __init__(self, code):
+        self.code = code
+
+
+class Callee:
+    """The candidate child's side of the peer protocol: serves requests on its objects."""
+
+    def __init__(self, ns, trusted, rfd, wfd):
+        self.ns = ns
+        self.trusted = trusted
+        self.rfd, self.wfd = rfd, wfd
+        self.handles = {}
+        self.handle_of = {}
+        self.stubs = {}
+        self.next_id = 1
+
+    # -- values
+    def export(self, obj):
+        key = id(obj)
+        hid = self.handle_of.get(key)
+        if hid is None:
+            hid = self.next_id
+            self.next_id += 1
+            self.handles[hid] = obj
+            self.handle_of[key] = hid
+        flags = _flags(obj)
+        extra = _exc_base(obj) if "e" in flags else None
+        return ["h", hid, flags, getattr(obj, "__name__", type(obj).__name__)
+                if isinstance(getattr(obj, "__name__", None), str) else type(obj).__name__, extra]  # fmt: skip
+
+    def stub(self, node):
+        cid = node[1]
+        if type(cid) is not int:
+            raise Malformed("bad callback")
+        fn = self.stubs.get(cid)
+        if fn is None:
+            fn = self.stubs[cid] = self._make_stub(cid)
+        return fn
+
+    def _make_stub(self, cid):
+        callee = self
+
+        def callback(*args, **kwargs):
+            return callee.call_back(cid, args, kwargs)
+
+        return callback
+
+    def decode(self, msg, args=()):
+        dec = Decoder(self.trusted, on_handle=self._resolve_handle, on_callback=self.stub, args=args)
+        return dec
+
+    def _resolve_handle(self, node):
+        hid = node[1]
+        if hid not in self.handles:
+            raise Malformed("unknown handle")
+        return self.handles[hid]
+
+    def reply_value(self, value, args=(), states=()):
+        enc = Encoder(self.trusted, on_object=self.export, args=args)
+        item, nodes, st = enc.encode(value, states)
+        return {"ok": item, "n": nodes, "st": st}
+
+    # -- the loop
+    def send(self, msg):
+        write_frame(self.wfd, b"P", dumps(msg))
+
+    def recv(self):
+        frame = read_frame(self.rfd)
+        if frame is None:
+            raise _ProgramExit(None)
+        return loads(frame[1])
+
+    def serve(self):
+        """Answer requests until the channel closes or the judge ends the test."""
+        while True:
+            msg = self.recv()
+            if not isinstance(msg, dict):
+                raise Malformed("bad request")
+            if msg.get("op") == "end":
+                return
+            self.send(self.handle(msg))
+
+    def call_back(self, cid, args, kwargs):
+        """A call of a judge-side function: a request of ours, answered before we go on."""
+        enc = Encoder(self.trusted, on_object=self.export)
+        item, nodes, _ = enc.encode([list(args), dict(kwargs)])
+        self.send({"op": "call", "cb": cid, "a": item, "n": nodes})
+        while True:
+            msg = self.recv()
+            if not isinstance(msg, dict):
+                raise Malformed("bad message")
+            if "op" in msg:
+                if msg["op"] == "end":
+                    raise _ProgramExit(None)
+                self.send(self.handle(msg))
+                continue
+            if "ok" in msg:
+                return self.decode(msg).decode(msg["ok"], msg.get("n", []))
+            if "raise" in msg:
+                raise _builtin_exception(msg["raise"])
+            raise Malformed("bad reply")
+
+    def handle(self, msg):
+        """One request; the program's exception is data, an exit ends the callee."""
+        try:
+            value, args, states = self._op(msg)
+            if msg.get("plain"):  # the host's own call: it needs the value, not identities
+                args, states = (), ()
+            out = self.reply_value(value, args, states)
+            if msg.get("truth"):
+                out["truth"] = bool(value)
+            return out
+        except _ProgramExit:
+            raise
+        except SystemExit as exc:
+            raise _ProgramExit(exc.code) from None
+        except Malformed:
+            raise
+        except Unencodable as exc:
+            return {"raise": {"type": "TypeError", "base": "TypeError",
+                              "msg": "the program returned a value too large to send: %s" % exc}}  # fmt: skip
+        except BaseException as exc:
+            return {"raise": _describe(exc, self)}
+
+    def _target(self, msg):
+        ref = msg.get("t")
+        if type(ref) is str:
+            try:
+                return self.ns[ref]
+            except KeyError:
+                raise NameError("name %r is not defined" % ref) from None
+        if type(ref) is int and ref in self.handles:
+            return self.handles[ref]
+        raise Malformed("bad target")
+
+    def _op(self, msg):
+        op = msg.get("op")
+        if op == "get":
+            name = msg.get("name")
+            if type(name) is not str:
+                raise Malformed("bad name")
+            try:
+                return self.ns[name], (), ()
+            except KeyError:
+                if hasattr(builtins, name):
+                    return getattr(builtins, name), (), ()
+                raise NameError("name %r is not defined" % name) from None
+        if op == "calltest":
+            fn = _resolve_callable(self.ns, msg.get("fn"), msg.get("cls"))
+            args, kwargs = self._args(msg)
+            return fn(*args, **kwargs), args, range(len(args))
+        target = self._target(msg)
+        if op == "call":
+            args, kwargs = self._args(msg)
+            return target(*args, **kwargs), args, range(len(args))
+        if op == "getattr":
+            return getattr(target, str(msg.get("name"))), (), ()
+        if op == "setattr":
+            value = self._value(msg)
+            setattr(target, str(msg.get("name")), value)
+            return None, (), ()
+        if op == "delattr":
+            delattr(target, str(msg.get("name")))
+            return None, (), ()
+        if op == "getitem":
+            return target[self._value(msg)], (), ()
+        if op == "setitem":
+            key, value = self._value(msg)
+            target[key] = value
+            return None, (), ()
+        if op == "delitem":
+            del target[self._value(msg)]
+            return None, (), ()
+        if op == "len":
+            return len(target), (), ()
+        if op == "bool":
+            return bool(target), (), ()
+        if op == "iter":
+            return iter(target), (), ()
+        if op == "next":
+            return next(target), (), ()
+        if op == "str":
+            return str(target), (), ()
+        if op == "repr":
+            return repr(target), (), ()
+        if op == "format":
+            return format(target, str(msg.get("spec", ""))), (), ()
+        if op == "isinstance":
+            return isinstance(self._value(msg), target), (), ()
+        if op == "issubclass":
+            return issubclass(self._value(msg), target), (), ()
+        raise Malformed("unknown op")
+
+    def _value(self, msg):
+        return self.decode(msg).decode(msg.get("a"), msg.get("n", []))
+
+    def _args(self, msg):
+        got = self._value(msg)
+        if type(got) is not list or len(got) != 2 or type(got[0]) is not list or type(got[1]) is not dict:
+            raise Malformed("bad arguments")
+        return got[0], got[1]
+
+
+def _describe(exc, callee):
+    """An exception of the program's, as data: its type, nearest builtin base and message."""
+    t = type(exc)
+    try:
+        msg = str(exc)[:500]
+    except BaseException:
+        msg = ""
+    builtin = t.__module__ == "builtins"
+    out = {"type": t.__name__, "base": _exc_base(t), "msg": msg}
+    if not builtin:
+        out["cls"] = callee.export(t)[1]
+    if isinstance(exc, StopIteration):
+        try:
+            out["value"] = callee.reply_value(exc.value)
+        except BaseException:
+            pass
+    return out
+
+
+_EXCEPTIONS = {
+    name: obj for name, obj in vars(builtins).items()
+    if isinstance(obj, type) and issubclass(obj, Exception)
+}  # fmt: skip
+
+
+def _builtin_exception(desc):
+    if not isinstance(desc, dict):
+        return RuntimeError("the other side raised")
+    cls = _EXCEPTIONS.get(desc.get("type")) or _EXCEPTIONS.get(desc.get("base")) or RuntimeError
+    return cls(str(desc.get("msg", ""))[:500])
+
+
+def _resolve_callable(ns, name, cls_name):
+    if type(name) is not str:
+        raise Malformed("bad function name")
+    if cls_name:
+        return getattr(ns[cls_name](), name)
+    if name in ns and callable(ns[name]):
+        return ns[name]
+    if "Solution" in ns and isinstance(ns["Solution"], type):
+        return getattr(ns["Solution"](), name)
+    raise NameError("function %r is not defined" % name)
+
+
+# ================================================================ the judge: test code
+class CandidateGone(BaseException):
+    """The candidate exited, crashed, hung or broke the protocol: the test cannot pass.
+
+    A BaseException, so no ``except Exception`` in the test code swallows it; the verdict
+    does not depend on it propagating anyway (``Judge.gone`` decides).
+    """
+
+
+class Judge:
+    """The judge child's side: runs test code; the program's names are remote proxies."""
+
+    def __init__(self, rfd, wfd, classes):
+        self.rfd, self.wfd = rfd, wfd
+        self.classes = classes
+        self.proxies = {}
+        self.callbacks = {}
+        self.callback_of = {}
+        self.exc_classes = {}
+        self.gone = None
+        self.pending_control = []
+        self.calls = 0
+
+    # -- transport
+    def _send(self, msg):
+        write_frame(self.wfd, b"P", dumps(msg))
+
+    def _wait(self):
+        """The candidate's answer to our last request, serving its callbacks meanwhile."""
+        while True:
+            if self.gone is not None:
+                raise CandidateGone(self.gone)
+            frame = read_frame(self.rfd)
+            if frame is None:
+                os._exit(3)  # the runner is gone: nothing to report to
+            kind, payload = frame
+            if kind == b"J":
+                ctl = json.loads(payload)
+                if ctl.get("op") == "gone":
+                    self.gone = str(ctl.get("reason", "the program died"))
+                    raise CandidateGone(self.gone)
+                self.pending_control.append(ctl)
+                continue
+            try:
+                msg = loads(payload)
+                if not isinstance(msg, dict):
+                    raise Malformed("bad message")
+                if "op" in msg:
+                    self._serve_callback(msg)
+                    continue
+                return msg
+            except Malformed as exc:
+                self.gone = "the program broke the call protocol (%s)" % exc
+                raise CandidateGone(self.gone) from None
+
+    def request(self, msg, args=()):
+        if self.gone is not None:
+            raise CandidateGone(self.gone)
+        self.calls += 1
+        self._send(msg)
+        reply = self._wait()
+        if "exit" in reply:
+            self.gone = "the program exited during a call"
+            raise CandidateGone(self.gone)
+        if "raise" in reply:
+            raise self._exception(reply["raise"])
+        if "ok" not in reply:
+            self.gone = "the program broke the call protocol"
+            raise CandidateGone(self.gone)
+        try:
+            dec = Decoder(self.classes, on_handle=self.proxy, args=args)
+            value = dec.decode(reply["ok"], reply.get("n", []))
+            states = reply.get("st") or []
+            if states:
+                if not isinstance(states, list) or len(states) > len(args):
+                    raise Malformed("bad argument states")
+                for a, st in zip(args, states):
+                    if st is not None:
+                        _apply_state(a, dec.decode(st, reply.get("n", [])))
+        except Malformed as exc:
+            self.gone = "the program sent a malformed value (%s)" % exc
+            raise CandidateGone(self.gone) from None
+        return value
+
+    def encode(self, value):
+        enc = Encoder(self.classes, on_object=self._export_judge_object)
+        item, nodes, _ = enc.encode(value)
+        return item, nodes
+
+    def _export_judge_object(self, obj):
+        if isinstance(obj, _Remote):
+            return ["h", object.__getattribute__(obj, "_cr_id")]
+        if isinstance(obj, _RemoteName):
+            raise TypeError("pass the program's function itself, not its name")
+        if callable(obj):
+            key = id(obj)
+            cid = self.callback_of.get(key)
+            if cid is None:
+                cid = len(self.callbacks) + 1
+                self.callbacks[cid] = obj
+                self.callback_of[key] = cid
+            return ["cb", cid]
+        raise TypeError("cannot pass a %s to the program" % type(obj).__name__)
+
+    def _serve_callback(self, msg):
+        """The program calls a function the test gave it (the only request it may make)."""
+        try:
+            fn = self.callbacks.get(msg.get("cb")) if msg.get("op") == "call" else None
+            if fn is None:
+                raise Malformed("the program may only call functions it was given")
+            dec = Decoder(self.classes, on_handle=self.proxy)
+            got = dec.decode(msg.get("a"), msg.get("n", []))
+            if type(got) is not list or len(got) != 2:
+                raise Malformed("bad callback arguments")
+            try:
+                value = fn(*got[0], **got[1])
+                item, nodes = self.encode(value)
+                out = {"ok": item, "n": nodes}
+            except CandidateGone:
+                raise
+            except Exception as exc:
+                out = {"raise": {"type": type(exc).__name__, "base": _exc_base(type(exc)),
+                                 "msg": str(exc)[:500]}}  # fmt: skip
+        except Malformed as exc:
+            self.gone = "the program broke the call protocol (%s)" % exc
+            raise CandidateGone(self.gone) from None
+        self._send(out)
+
+    def _exception(self, desc):
+        if not isinstance(desc, dict):
+            return RuntimeError("the program raised")
+        cls_id = desc.get("cls")
+        if type(cls_id) is int:
+            cls = self._exc_class(cls_id, str(desc.get("type", "Error")), str(desc.get("base")))
+        else:
+            cls = _EXCEPTIONS.get(desc.get("type")) or _EXCEPTIONS.get(desc.get("base"))
+            if cls is None:
+                cls = RuntimeError
+        exc = cls(str(desc.get("msg", ""))[:500])
+        if cls is StopIteration and isinstance(desc.get("value"), dict):
+            try:
+                v = desc["value"]
+                exc = StopIteration(Decoder(self.classes, on_handle=self.proxy).decode(v.get("ok"), v.get("n", [])))
+            except Malformed:
+                pass
+        return exc
+
+    def _exc_class(self, cls_id, name, base):
+        cls = self.exc_classes.get(cls_id)
+        if cls is None:
+            parent = _EXCEPTIONS.get(base, Exception)
+            cls = type(name, (parent,), {"__module__": "__program__"})
+            self.exc_classes[cls_id] = cls
+        return cls
+
+    # -- proxies
+    def proxy(self, node):
+        hid = node[1]
+        if type(hid) is not int:
+            raise Malformed("bad handle")
+        got = self.proxies.get(hid)
+        if got is None:
+            flags = str(node[2]) if len(node) > 2 else ""
+            name = str(node[3]) if len(node) > 3 else "object"
+            if "e" in flags:
+                got = self._exc_class(hid, name, str(node[4]) if len(node) > 4 else "Exception")
+            else:
+                got = _proxy_class(flags)(self, hid, name)
+                object.__setattr__(got, "_cr_flags", flags)
+            self.proxies[hid] = got
+        return got
+
+    def run(self, code, setup, entry):
+        """Run one test's code; (verdict, detail)."""
+        ns = _TestNamespace(self, entry)
+        ns["__name__"] = "__main__"
+        ns["__builtins__"] = builtins
+        try:
+            if setup:
+                exec(compile(setup, "<setup>", "exec"), ns)
+            exec(compile(code, "<test>", "exec"), ns)
+        except CandidateGone:
+            pass
+        except AssertionError:
+            if self.gone is None:
+                return "assert", "assertion failed"
+        except SystemExit:
+            if self.gone is None:
+                return "error", "the test code exited"
+        except BaseException as exc:
+            if self.gone is None:
+                return "error", type(exc).__name__
+        if self.gone is not None:
+            return "gone", self.gone
+        return "pass", ""
+
+
+class _TestNamespace(dict):
+    """Globals of test code: each use of an entry-point name goes to the program."""
+
+    def __init__(self, judge, entry):
+        super().__init__()
+        self._judge = judge
+        self._entry = frozenset(entry)
+        self._callable = {}
+
+    def __missing__(self, name):
+        if name not in self._entry:
+            raise KeyError(name)
+        known = self._callable.get(name)
+        if known is not None:
+            return known
+        value = self._judge.request({"op": "get", "name": name})
+        if isinstance(value, (_Remote, type)) and not isinstance(value, _RemoteName):
+            if isinstance(value, type) or "c" in object.__getattribute__(value, "_cr_flags"):
+                # functions and classes resolve by name at each call, as the program's
+                # global would; values (numbers, lists) are fetched at each use
+                named = value if isinstance(value, type) else _RemoteName(self._judge, name, value)
+                self._callable[name] = named
+                return named
+        return value
+
+
+class _Remote:
+    """A handle on an object of the program: every use is a request to the candidate."""
+
+    __slots__ = ("_cr_judge", "_cr_id", "_cr_name", "_cr_flags")
+
+    def __init__(self, judge, hid, name):
+        object.__setattr__(self, "_cr_judge", judge)
+        object.__setattr__(self, "_cr_id", hid)
+        object.__setattr__(self, "_cr_name", name)
+
+    def _cr_req(self, op, **extra):
+        judge = object.__getattribute__(self, "_cr_judge")
+        msg = {"op": op, "t": self._cr_target()}
+        msg.update(extra)
+        return judge.request(msg)
+
+    def _cr_target(self):
+        return object.__getattribute__(self, "_cr_id")
+
+    def _cr_value(self, op, value, **extra):
+        judge = object.__getattribute__(self, "_cr_judge")
+        item, nodes = judge.encode(value)
+        return self._cr_req(op, a=item, n=nodes, **extra)
+
+    def __getattr__(self, name):
+        if name.startswith("_cr_"):
+            raise AttributeError(name)
+        return self._cr_req("getattr", name=name)
+
+    def __setattr__(self, name, value):
+        self._cr_value("setattr", value, name=name)
+
+    def __delattr__(self, name):
+        self._cr_req("delattr", name=name)
+
+    def __repr__(self):
+        value = self._cr_req("repr")
+        return value if type(value) is str else "<program object>"
+
+    def __str__(self):
+        value = self._cr_req("str")
+        return value if type(value) is str else "<program object>"
+
+    def __format__(self, spec):
+        value = self._cr_req("format", spec=spec)
+        return value if type(value) is str else "<program object>"
+
+    def __bool__(self):
+        return bool(self._cr_req("bool") is True)
+
+    def __eq__(self, other):
+        return self is other
+
+    def __ne__(self, other):
+        return self is not other
+
+    def __hash__(self):
+        return hash((_Remote, object.__getattribute__(self, "_cr_id")))
+
+    def __instancecheck__(self, obj):
+        return self._cr_value("isinstance", obj) is True
+
+    def __subclasscheck__(self, cls):
+        return self._cr_value("issubclass", cls) is True
+
+
+def _r_call(self, *args, **kwargs):
+    judge = object.__getattribute__(self, "_cr_judge")
+    item, nodes = judge.encode([list(args), kwargs])
+    msg = {"op": "call", "t": self._cr_target(), "a": item, "n": nodes}
+    return judge.request(msg, args=args)
+
+
+def _r_iter(self):
+    if "n" in object.__getattribute__(self, "_cr_flags"):
+        return self
+    return self._cr_req("iter")
+
+
+def _r_next(self):
+    return self._cr_req("next")
+
+
+def _r_len(self):
+    value = self._cr_req("len")
+    if type(value) is not int:
+        raise TypeError("__len__ did not return an int")
+    return value
+
+
+def _r_getitem(self, key):
+    return self._cr_value("getitem", key)
+
+
+def _r_setitem(self, key, value):
+    self._cr_value("setitem", [key, value])
+
+
+def _r_delitem(self, key):
+    self._cr_value("delitem", key)
+
+
+_PROXY_CLASSES = {}
+
+
+def _proxy_class(flags):
+    """The proxy type for a set of capabilities (so callable(), iter(), len() tell the truth)."""
+    key = "".join(sorted(set(flags) & set("cinlg")))
+    cls = _PROXY_CLASSES.get(key)
+    if cls is None:
+        ns = {"__slots__": ()}
+        if "c" in key:
+            ns["__call__"] = _r_call
+        if "i" in key or "n" in key:
+            ns["__iter__"] = _r_iter
+        if "n" in key:
+            ns["__next__"] = _r_next
+        if "l" in key:
+            ns["__len__"] = _r_len
+        if "g" in key:
+            ns["__getitem__"] = _r_getitem
+            ns["__setitem__"] = _r_setitem
+            ns["__delitem__"] = _r_delitem
+        cls = type("ProgramObject", (_Remote,), ns)
+        _PROXY_CLASSES[key] = cls
+    return cls
+
+
+class _RemoteName(_Remote):
+    """A program's global function or class, looked up by name at each call (as the
+    program's own global would be); isinstance() and attributes work as on its handle."""
+
+    __slots__ = ("_cr_gname",)
+
+    def __init__(self, judge, name, handle):
+        _Remote.__init__(self, judge, object.__getattribute__(handle, "_cr_id"), name)
+        object.__setattr__(self, "_cr_flags", object.__getattribute__(handle, "_cr_flags"))
+        object.__setattr__(self, "_cr_gname", name)
+
+    def _cr_target(self):
+        return object.__getattribute__(self, "_cr_gname")
+
+    __call__ = _r_call
+
+    def __eq__(self, other):
+        if isinstance(other, _Remote):
+            return object.__getattribute__(self, "_cr_id") == object.__getattribute__(other, "_cr_id")
+        return False
+
+    def __hash__(self):
+        return hash((_Remote, object.__getattribute__(self, "_cr_id")))
+
+
+def _apply_state(orig, new):
+    """Make the judge's argument look as the program left it, in place (identity kept)."""
+    t = type(orig)
+    if t is list and type(new) is list:
+        if len(orig) == len(new):
+            for i, (a, b) in enumerate(zip(orig, new)):
+                if type(a) is type(b) and type(a) in (list, dict, set) and a is not b:
+                    _apply_state(a, b)
+                else:
+                    orig[i] = b
+        else:
+            orig[:] = new
+    elif t in (dict, collections.OrderedDict, collections.Counter, collections.defaultdict) and isinstance(new, dict):
+        orig.clear()
+        orig.update(new)
+    elif t is set and isinstance(new, set):
+        orig.clear()
+        orig.update(new)
+    elif t is bytearray and isinstance(new, bytearray):
+        orig[:] = new
+    elif t is collections.deque and isinstance(new, collections.deque):
+        orig.clear()
+        orig.extend(new)
+    elif hasattr(orig, "__dict__") and not isinstance(orig, type) and type(new).__name__ == t.__name__:
+        try:
+            orig.__dict__.clear()
+            orig.__dict__.update(new.__dict__)
+        except (AttributeError, TypeError):
+            pass
+
+
+# ================================================================ the test child
 def _limits(job):
     mem = int(job.get("memory_mb", 512)) << 20
     try:
@@ -387,10 +1389,16 @@ def _limits(job):
     resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
     resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
     procs = int(job.get("max_procs", 32))
     try:
         resource.setrlimit(resource.RLIMIT_NPROC, (procs, procs))
     except (ValueError, OSError):
+        pass
+    try:  # the kernel's OOM killer takes the test, never the runner
+        with open("/proc/self/oom_score_adj", "w") as f:
+            f.write("1000")
+    except OSError:
         pass
 
 
@@ -403,125 +1411,82 @@ def _fresh_main():
 
 
 def _std_streams():
-    sys.stdin = io.TextIOWrapper(
-        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8"
-    )
-    sys.stdout = io.TextIOWrapper(
-        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8"
-    )
+    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
     sys.stderr = io.TextIOWrapper(
         io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8", line_buffering=True
     )
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
 
 
-def _record(obj):
-    data = (json.dumps(obj, separators=(",", ":")) + "\n").encode()
-    while data:
-        n = os.write(RESULT_FD, data)
-        data = data[n:]
+def _flush():
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:
+            pass
 
 
-def _exit_code(exc):
-    code = exc.code
+def _exit_code(code):
     if code is None:
         return 0
     if isinstance(code, int):
         return code & 0xFF
     try:
         sys.stderr.write(str(code) + "\n")
-    except Exception:
+    except BaseException:
         pass
     return 1
 
 
-def _flush():
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except Exception:
-            pass
+CALL_R, CALL_W = 3, 4  # the test child's call channel (requests in, replies out)
 
 
 def _child_main(job, test):
     """Runs in the forked child; never returns."""
     status = 0
+    kind = test["kind"]
+    _write, _exit = os.write, os._exit
     try:
         os.chdir("/tmp")
         ns = _fresh_main()
         _std_streams()
         setup = job.get("setup")
-        kind = test["kind"]
         if setup:
             exec(job.get("_setup_code") or compile(setup, "<setup>", "exec"), ns)
         trusted = {k: v for k, v in ns.items() if isinstance(v, type)}
-        encode = make_encoder(trusted)
         program = job.get("_program_code") or compile(job["program"], "<solution>", "exec")
         if kind == "stdio":
             exec(program, ns)
-        elif kind == "call":
+        else:
+            callee = Callee(ns, trusted, CALL_R, CALL_W)
             exec(program, ns)
-            fn = _resolve_callable(ns, test)
-            args = json.loads(test["args"])
-            value = fn(*args)
-            _record({"value": encode(value)})
-        elif kind == "lifted":
-            exec(program, ns)
-            test_code = compile(test["code"], "<test>", "exec")
-
-            def lift(slot, values):
-                _record({"slot": slot, "values": [encode(v) for v in values]})
-
-            ns["__cr_lift__"] = lift
-            ns["__cr_try__"] = _guarded
-            exec(test_code, ns)
-        elif kind == "assert":
-            exec(program, ns)
-            exec(compile(test["code"], "<test>", "exec"), ns)
+            _flush()
+            write_frame(CALL_W, b"R", b"")
+            callee.serve()
         _flush()
-        if kind != "stdio":
-            _record({"done": True})
+    except _ProgramExit as exc:
+        status = _exit_code(exc.code)
+        _flush()
     except SystemExit as exc:
-        status = _exit_code(exc)
+        status = _exit_code(exc.code)
         _flush()
-        if test["kind"] != "stdio":
-            _record({"error": "SystemExit", "detail": "exited before the test completed"})
-    except Unencodable as exc:
-        _record({"error": "Unencodable", "detail": "returned an object of type " + str(exc)})
-        status = 1
     except MemoryError:
-        _record({"error": "MemoryError"})
-        status = 1
-    except BaseException as exc:  # the program's own failure: report its type
+        status = 101
+    except BaseException:
         try:
             traceback.print_exc()
         except BaseException:
             pass
-        try:
-            _record({"error": type(exc).__name__})
-        except BaseException:
-            pass
         _flush()
         status = 1
-    os._exit(status)
+    _exit(status)
 
 
-def _resolve_callable(ns, test):
-    name = test["fn_name"]
-    cls_name = test.get("class_name")
-    if cls_name:
-        return getattr(ns[cls_name](), name)
-    if name in ns and callable(ns[name]):
-        return ns[name]
-    if "Solution" in ns and isinstance(ns["Solution"], type):
-        return getattr(ns["Solution"](), name)
-    raise NameError(f"function {name!r} is not defined")
-
-
-# ---------------------------------------------------------------- the runner side
+# ================================================================ the runner side
 def _kill_all():
     """Kill every process in this pid namespace except the runner and init; reap."""
-    for _ in range(100):
+    for _ in range(200):
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:
@@ -540,157 +1505,369 @@ def _kill_all():
     return False
 
 
-def _run_test(job, test, stdin_data):
-    """Fork one test; return the raw report (no verdict: the host decides)."""
-    pipes = [os.pipe() for _ in range(4)]  # stdin, stdout, stderr, results
-    t0 = time.perf_counter()
-    pid = os.fork()
-    if pid == 0:  # child
-        try:
-            os.setsid()
-            for fd, target in (
-                (pipes[0][0], 0),
-                (pipes[1][1], 1),
-                (pipes[2][1], 2),
-                (pipes[3][1], RESULT_FD),
-            ):
-                os.dup2(fd, target)
-            os.closerange(RESULT_FD + 1, 65536)
-            _limits(job)
-        except BaseException:
-            os._exit(120)
-        _child_main(job, test)
-        os._exit(121)
-    for fd in (pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][1]):
-        os.close(fd)
-    w_in, r_out, r_err, r_res = pipes[0][1], pipes[1][0], pipes[2][0], pipes[3][0]
-    os.set_blocking(w_in, False)
-    stdin_buf = memoryview(stdin_data)
-    if not stdin_buf:
-        os.close(w_in)
-        w_in = -1
-    out, err, res = bytearray(), bytearray(), bytearray()
-    cap = int(job.get("max_output_bytes", 1 << 24))
-    deadline = t0 + float(job.get("time_s", 6))
-    reason = None
-    status = None
-    poller = select.poll()
-    open_fds = {r_out: out, r_err: err, r_res: res}
-    for fd in open_fds:
-        poller.register(fd, select.POLLIN)
-    try:  # wakes the poll when the child exits, even if something else holds its pipes
-        pidfd = os.pidfd_open(pid)
-        poller.register(pidfd, select.POLLIN)
-    except (AttributeError, OSError):
-        pidfd = -1
-    if w_in >= 0:
-        poller.register(w_in, select.POLLOUT)
-    while True:
-        if status is None:
-            wpid, st = os.waitpid(pid, os.WNOHANG)
-            if wpid:
-                status = st
-                end = time.perf_counter()
-        if status is not None and not open_fds:
-            break
-        now = time.perf_counter()
-        if status is None and now >= deadline:
-            reason = "timeout"
-            break
-        if status is not None and now - end > 0.05:
-            break  # the program is gone but something it started holds the pipes
-        timeout_ms = max(1, int(min(deadline - now, 0.05) * 1000)) if status is None else 5
-        for fd, ev in poller.poll(timeout_ms):
-            if fd == pidfd:
-                poller.unregister(pidfd)
-                continue
-            if fd == w_in:
-                if ev & (select.POLLERR | select.POLLHUP):
-                    poller.unregister(w_in)
-                    os.close(w_in)
-                    w_in = -1
-                    continue
-                try:
-                    n = os.write(w_in, stdin_buf[:65536])
-                except (BrokenPipeError, BlockingIOError):
-                    n = -1
-                if n < 0 or n >= len(stdin_buf):
-                    poller.unregister(w_in)
-                    os.close(w_in)
-                    w_in = -1
-                else:
-                    stdin_buf = stdin_buf[n:]
-                continue
-            buf = open_fds.get(fd)
-            if buf is None:
-                continue
-            chunk = os.read(fd, 65536)
-            if not chunk:
-                poller.unregister(fd)
-                del open_fds[fd]
-                continue
-            buf += chunk
-            if len(out) + len(err) > cap * 2 or len(out) > cap or len(res) > MAX_RESULT_BYTES:
-                reason = "output_limit"
-        if reason:
-            break
-    if status is None:
-        end = time.perf_counter()
-    clean = _kill_all()
-    if status is None:
-        try:
-            _, status = os.waitpid(pid, 0)
-        except ChildProcessError:
-            status = 0 if reason is None else 9
-    for fd in list(open_fds) + [f for f in (w_in, pidfd) if f >= 0]:
-        try:
+class _Child:
+    """One forked test child and its pipes, as the runner watches it."""
+
+    def __init__(self, job, test, stdin_data):
+        self.job = job
+        self.cap = int(job.get("max_output_bytes", 1 << 24))
+        pipes = [os.pipe() for _ in range(5)]  # stdin, stdout, stderr, call in, call out
+        self.t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                for fd, target in (
+                    (pipes[0][0], 0), (pipes[1][1], 1), (pipes[2][1], 2),
+                    (pipes[3][0], CALL_R), (pipes[4][1], CALL_W),
+                ):  # fmt: skip
+                    os.dup2(fd, target)
+                os.closerange(CALL_W + 1, 65536)
+                _limits(job)
+            except BaseException:
+                os._exit(120)
+            _child_main(job, test)
+            os._exit(121)
+        self.pid = pid
+        for fd in (pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][0], pipes[4][1]):
             os.close(fd)
-        except OSError:
-            pass
-    report = {
-        "time_s": round(end - t0, 6),
-        "stdout": out[:cap].decode("utf-8", "replace"),
-        "stderr_tail": err[-2000:].decode("utf-8", "replace"),
-        "limit": reason,
-        "clean": clean,
-    }
-    if os.WIFSIGNALED(status):
-        report["signal"] = os.WTERMSIG(status)
-        report["exit_code"] = None
-    else:
-        report["exit_code"] = os.WEXITSTATUS(status)
-    records = []
-    for line in bytes(res).splitlines():
+        self.w_in, self.r_out, self.r_err = pipes[0][1], pipes[1][0], pipes[2][0]
+        self.w_call, self.r_call = pipes[3][1], pipes[4][0]
+        os.set_blocking(self.w_in, False)
+        os.set_blocking(self.w_call, False)
+        self.call_out = bytearray()
+        self.stdin = memoryview(stdin_data)
+        if not self.stdin:
+            os.close(self.w_in)
+            self.w_in = -1
+        self.out, self.err = bytearray(), bytearray()
+        self.calls = FrameBuffer(self.cap + 1024)
+        self.deadline = self.t0 + float(job.get("time_s", 6))
+        self.status = None
+        self.end = None
+        self.reason = None
+        self.open = {self.r_out: self.out, self.r_err: self.err, self.r_call: None}
         try:
-            records.append(json.loads(line))
-        except ValueError:
-            records.append({"error": "garbled"})
-    report["records"] = records
+            self.pidfd = os.pidfd_open(pid)
+        except (AttributeError, OSError):
+            self.pidfd = -1
+
+    def reap(self):
+        if self.status is None:
+            wpid, st = os.waitpid(self.pid, os.WNOHANG)
+            if wpid:
+                self.status = st
+                self.end = time.perf_counter()
+        return self.status is not None
+
+    def pump(self, extra_fds=(), timeout_s=0.05):
+        """Move bytes for up to ``timeout_s``; return (call frames, ready extra fds)."""
+        poller = select.poll()
+        for fd in list(self.open) + list(extra_fds):
+            poller.register(fd, select.POLLIN)
+        if self.pidfd >= 0 and self.status is None:
+            poller.register(self.pidfd, select.POLLIN)
+        if self.w_in >= 0:
+            poller.register(self.w_in, select.POLLOUT)
+        if self.call_out and self.w_call >= 0:
+            poller.register(self.w_call, select.POLLOUT)
+        r, w = [], []
+        for fd, ev in poller.poll(max(0, int(timeout_s * 1000))):
+            if fd in (self.w_in, self.w_call):
+                w.append(fd)  # writable, or the reader is gone (the write then fails)
+            elif ev & (select.POLLIN | select.POLLHUP | select.POLLERR):
+                r.append(fd)
+        frames = []
+        if self.w_call in w:
+            try:
+                n = os.write(self.w_call, self.call_out[: 1 << 16])
+                del self.call_out[:n]
+            except BlockingIOError:
+                pass
+            except OSError:
+                self.call_out.clear()
+        if self.w_in in w:
+            try:
+                n = os.write(self.w_in, self.stdin[:65536])
+            except (BrokenPipeError, BlockingIOError, OSError):
+                n = -1
+            if n < 0 or n >= len(self.stdin):
+                os.close(self.w_in)
+                self.w_in = -1
+            else:
+                self.stdin = self.stdin[n:]
+        ready_extra = [fd for fd in r if fd in extra_fds]
+        for fd in r:
+            if fd not in self.open:
+                continue
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                del self.open[fd]
+                os.close(fd)
+                continue
+            if fd == self.r_call:
+                self.calls.feed(chunk)
+                try:
+                    frames.extend(self.calls.frames())
+                except FrameError:
+                    self.reason = self.reason or "output_limit"
+                continue
+            buf = self.open[fd]
+            buf += chunk
+            if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
+                self.reason = self.reason or "output_limit"
+        self.reap()
+        if self.status is None and time.perf_counter() >= self.deadline:
+            self.reason = self.reason or "timeout"
+        return frames, ready_extra
+
+    def send_call(self, kind, payload):
+        """Queue a frame for the child's call channel (written as it reads, never blocking)."""
+        self.call_out += _HDR.pack(len(payload), kind[0]) + payload
+
+    def finish(self):
+        if self.status is None and self.end is None:
+            self.end = time.perf_counter()
+        clean = _kill_all()
+        if self.status is None:
+            try:
+                _, self.status = os.waitpid(self.pid, 0)
+            except ChildProcessError:
+                self.status = 0 if self.reason is None else 9
+        for fd in list(self.open) + [f for f in (self.w_in, self.w_call, self.pidfd) if f >= 0]:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        report = {
+            "time_s": round((self.end or time.perf_counter()) - self.t0, 6),
+            "stdout": self.out[: self.cap].decode("utf-8", "replace"),
+            "stderr_tail": self.err[-2000:].decode("utf-8", "replace"),
+            "limit": self.reason,
+            "clean": clean,
+        }
+        if os.WIFSIGNALED(self.status):
+            report["signal"] = os.WTERMSIG(self.status)
+            report["exit_code"] = None
+        else:
+            report["exit_code"] = os.WEXITSTATUS(self.status)
+        return report
+
+    def gone(self):
+        return self.reason is not None or self.status is not None
+
+
+def _run_stdio(job, test):
+    child = _Child(job, test, test.get("input", "").encode("utf-8"))
+    while not child.gone() or child.open:
+        child.pump()
+        if child.reason or (child.status is not None and time.perf_counter() - child.end > 0.05):
+            break
+    return child.finish()
+
+
+def _wait_ready(child):
+    """Wait for the child's ready frame (the program is loaded); False if it died first or
+    wrote anything else on its call channel (only the runner's code sends that frame)."""
+    while not child.gone():
+        frames, _ = child.pump()
+        if frames:
+            if frames[0][0] == b"R" and len(frames) == 1:
+                return True
+            child.reason = child.reason or "protocol"
+            return False
+    return False
+
+
+def _await_reply(child):
+    """The child's one answer to the frame just queued; None if it died, hung or sent more."""
+    got = None
+    while not child.gone():
+        frames, _ = child.pump()
+        if not frames:
+            continue
+        if len(frames) > 1 or frames[0][0] != b"P":
+            child.reason = child.reason or "protocol"
+            return None
+        got = frames[0][1]
+        break
+    return got
+
+
+def _run_calls(job, test):
+    """A call test, or host-checked asserts: the runner makes the (host's) calls itself."""
+    child = _Child(job, test, b"")
+    replies = []
+    ready = _wait_ready(child)
+    if ready:
+        for call in test.get("calls", []):
+            child.send_call(b"P", call.encode())
+            got = _await_reply(child)
+            if got is None:
+                break
+            replies.append(got.decode("utf-8", "replace"))
+        child.send_call(b"P", b'{"op":"end"}')
+        end_by = time.perf_counter() + 0.2
+        while not child.reap() and time.perf_counter() < end_by and not child.reason:
+            child.pump(timeout_s=0.01)
+    report = child.finish()
+    report["ready"] = ready
+    report["replies"] = replies
     return report
 
 
+_GONE = {
+    "timeout": "the test ran out of time",
+    "output_limit": "the program wrote too much output",
+    "protocol": "the program wrote on the call channel itself",
+}
+
+
+def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf):
+    """A judge-driven test: relay peer frames between the host and the child until "end"."""
+    child = _Child(job, test, b"")
+    ready = _wait_ready(child)
+    if not ready:
+        report = child.finish()
+        report["ready"] = False
+        return report, False
+    send_json(ctl_out, {"ev": "serving", "test": index})
+    announced_gone = False
+    stop = False
+    childs_turn = False  # the judge speaks first; then each side answers the other in turn
+    while True:
+        frames, ready_ctl = child.pump(extra_fds=(ctl_in,), timeout_s=0.05)
+        for kind, payload in frames:
+            if kind == b"P" and childs_turn and not child.gone():
+                childs_turn = False
+                write_frame(ctl_out, b"P", payload)
+            else:  # out of turn: a program writing on the channel itself
+                child.reason = child.reason or "protocol"
+        if child.gone() and not announced_gone:
+            announced_gone = True
+            reason = _GONE.get(child.reason, "the program ended during a call")
+            send_json(ctl_out, {"ev": "gone", "test": index, "reason": reason, "limit": child.reason})
+        if ready_ctl:
+            try:
+                chunk = os.read(ctl_in, 1 << 20)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                child.finish()
+                sys.exit(0)
+            ctl_buf.feed(chunk)
+        done = False
+        for kind, payload in ctl_buf.frames():
+            if kind == b"P":
+                if not child.gone():
+                    childs_turn = True
+                    child.send_call(b"P", payload)
+            elif kind == b"J":
+                msg = json.loads(payload)
+                if msg.get("op") == "end":
+                    stop = bool(msg.get("stop"))
+                    done = True
+        if done:
+            break
+    child.send_call(b"P", b'{"op":"end"}')
+    report = child.finish()
+    report["ready"] = True
+    return report, stop
+
+
 def _wipe(path):
+    """Remove everything under path without recursion (deep trees, long paths); True if empty."""
     try:
-        names = os.listdir(path)
+        root = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
     except OSError:
-        return
-    for name in names:
-        full = os.path.join(path, name)
+        return False
+    stack = [(root, None, None)]  # (dir fd, parent fd, name in parent)
+    removed = 0
+    started = time.perf_counter()
+    try:
+        while stack:
+            if time.perf_counter() - started > 5.0 or removed > 1_000_000:
+                return False
+            dfd, parent, name = stack[-1]
+            descended = False
+            try:
+                entries = list(os.scandir(dfd))
+            except OSError:
+                entries = []
+            for entry in entries:
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    is_dir = False
+                if is_dir:
+                    try:
+                        os.chmod(entry.name, 0o700, dir_fd=dfd, follow_symlinks=False)
+                    except (OSError, NotImplementedError):
+                        pass
+                    try:
+                        sub = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dfd)
+                    except OSError:
+                        continue
+                    stack.append((sub, dfd, entry.name))
+                    descended = True
+                    break
+                try:
+                    os.unlink(entry.name, dir_fd=dfd)
+                    removed += 1
+                except OSError:
+                    pass
+            if descended:
+                continue
+            stack.pop()
+            if parent is not None:
+                os.close(dfd)
+                try:
+                    os.rmdir(name, dir_fd=parent)
+                    removed += 1
+                except OSError:
+                    pass
+        return not os.listdir(path)
+    finally:
+        for dfd, _, _ in stack:
+            try:
+                os.close(dfd)
+            except OSError:
+                pass
         try:
-            os.chmod(full, 0o700, follow_symlinks=False)
+            os.close(root)
         except OSError:
             pass
-        if os.path.isdir(full) and not os.path.islink(full):
-            _wipe(full)
+
+
+def _wipe_ipc():
+    """Remove System V IPC objects left in this cell's IPC namespace; True if none were."""
+    found = False
+    for kind, ctl in (("shm", "shmctl"), ("sem", "semctl"), ("msg", "msgctl")):
+        try:
+            with open("/proc/sysvipc/" + kind) as f:
+                lines = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            parts = line.split()
+            if len(parts) < 2:
+                continue
+            found = True
             try:
-                os.rmdir(full)
-            except OSError:
+                import ctypes
+
+                libc = ctypes.CDLL(None, use_errno=True)
+                ident = int(parts[1])
+                if kind == "sem":
+                    libc.semctl(ident, 0, 0)  # IPC_RMID
+                else:
+                    getattr(libc, ctl)(ident, 0, None)  # IPC_RMID
+            except (OSError, ValueError, AttributeError):
                 pass
-        else:
-            try:
-                os.unlink(full)
-            except OSError:
-                pass
+    return not found
 
 
 def _precompile(job):
@@ -699,10 +1876,7 @@ def _precompile(job):
     Compiling runs no program code; a program that does not compile is left to each test
     child, which reports the error as the program's.
     """
-    for src, dst, name in (
-        ("program", "_program_code", "<solution>"),
-        ("setup", "_setup_code", "<setup>"),
-    ):
+    for src, dst, name in (("program", "_program_code", "<solution>"), ("setup", "_setup_code", "<setup>")):
         if job.get(src):
             try:
                 job[dst] = compile(job[src], name, "exec")
@@ -710,77 +1884,157 @@ def _precompile(job):
                 job[dst] = None
 
 
-def _sample(job):
+def _failed(report):
+    return bool(report.get("limit") or report.get("signal") or report.get("exit_code") not in (0, None)) or report.get("ready") is False
+
+
+def _sample(job, ctl_in, ctl_out, ctl_buf):
     if job.get("numpy"):
         _ensure_numpy()
     _precompile(job)
     reports = []
-    for test in job["tests"]:
-        stdin = test.get("input", "").encode("utf-8") if test["kind"] == "stdio" else b""
-        report = _run_test(job, test, stdin)
+    for index, test in enumerate(job["tests"]):
+        stop = False
+        kind = test["kind"]
+        if kind == "stdio":
+            report = _run_stdio(job, test)
+        elif kind == "calls":
+            report = _run_calls(job, test)
+        elif kind == "serve":
+            report, stop = _run_served(job, test, index, ctl_in, ctl_out, ctl_buf)
+        else:
+            report = {"error": "unknown test kind", "clean": True, "exit_code": None, "limit": None}
         reports.append(report)
-        failed = report["limit"] or report.get("signal") or report["exit_code"] != 0
-        if not report["clean"]:
+        if not report.get("clean", True):
             break
-        if failed and job.get("stop_on_first_failure"):
+        if stop or (_failed(report) and job.get("stop_on_first_failure")):
             break
-        if report["limit"] == "timeout" and job.get("stop_after_timeout"):
+        if report.get("limit") == "timeout" and job.get("stop_after_timeout"):
             break  # all-or-nothing: one timeout decides, and the rest would time out too
-    _wipe("/tmp")
-    _wipe("/dev/shm")
-    anomaly = any(not r["clean"] for r in reports) or bool(os.listdir("/tmp"))
+    clean = _wipe("/tmp") & _wipe("/dev/shm") & _wipe_ipc()
+    anomaly = not clean or any(not r.get("clean", True) for r in reports)
     return {"ok": True, "tests": reports, "anomaly": anomaly}
 
 
-def _judge(job):
-    """Evaluate trusted checks over decoded candidate values in a forked child."""
+# ================================================================ the judge session
+def _judge_child(job, rfd, wfd):
+    try:
+        _limits({**job, "time_s": float(job.get("time_s", 6)) * max(1, len(job.get("tests", []))) + 5})
+        classes = {}
+        for code in (job.get("setup"),):
+            if code:
+                probe = {"__builtins__": builtins, "__name__": "__setup__"}
+                try:
+                    exec(compile(code, "<setup>", "exec"), probe)
+                except BaseException:
+                    pass
+                classes = {k: v for k, v in probe.items() if isinstance(v, type)}
+        judge = Judge(rfd, wfd, classes)
+        while True:
+            frame = read_frame(rfd)
+            if frame is None:
+                break
+            kind, payload = frame
+            if kind != b"J":
+                continue  # a late reply of a finished test
+            msg = json.loads(payload)
+            if msg.get("op") != "run":
+                continue
+            i = int(msg["test"])
+            test = job["tests"][i]
+            judge.gone = None
+            judge.calls = 0
+            judge.proxies.clear()
+            t0 = time.perf_counter()
+            verdict, detail = judge.run(test["code"], job.get("setup"), test.get("entry", ()))
+            out = {"ev": "verdict", "test": i, "verdict": verdict, "detail": str(detail)[:300],
+                   "calls": judge.calls, "time_s": round(time.perf_counter() - t0, 6)}  # fmt: skip
+            write_frame(wfd, b"V", json.dumps(out).encode())
+    except BaseException:
+        os._exit(1)
+    os._exit(0)
+
+
+def _judge(job, ctl_in, ctl_out, ctl_buf):
+    """A judge session: one child runs each test the host asks for; frames are relayed."""
     if job.get("numpy"):
         _ensure_numpy()
-    r, w = os.pipe()
+    to_child_r, to_child_w = os.pipe()
+    from_child_r, from_child_w = os.pipe()
     pid = os.fork()
     if pid == 0:
-        os.close(r)
         try:
-            _limits(job)
-            ns = _fresh_main()
-            for code in (job.get("setup"), job.get("prelude")):
-                if code:
-                    exec(compile(code, "<setup>", "exec"), ns)
-            classes = {k: v for k, v in ns.items() if isinstance(v, type)}
-            decode = make_decoder(classes)
-            outcomes = []
-            for check in job["checks"]:
-                try:
-                    ns["__cr_v"] = [decode(v) for v in check["values"]]
-                    outcomes.append(bool(eval(check["expr"], ns)))
-                except BaseException as exc:
-                    outcomes.append("error:" + type(exc).__name__)
-            data = json.dumps(outcomes).encode()
-        except BaseException as exc:
-            data = json.dumps("error:" + type(exc).__name__).encode()
-        while data:
-            n = os.write(w, data)
-            data = data[n:]
-        os._exit(0)
-    os.close(w)
-    buf = bytearray()
-    deadline = time.perf_counter() + float(job.get("time_s", 6))
-    while time.perf_counter() < deadline:
-        ready, _, _ = select.select([r], [], [], 0.05)
-        if ready:
-            chunk = os.read(r, 65536)
+            os.setsid()
+            os.close(to_child_w)
+            os.close(from_child_r)
+            os.dup2(to_child_r, 3)
+            os.dup2(from_child_w, 4)
+            os.closerange(5, 65536)
+        except BaseException:
+            os._exit(120)
+        _judge_child(job, 3, 4)
+        os._exit(121)
+    os.close(to_child_r)
+    os.close(from_child_w)
+    child_buf = FrameBuffer()
+    running = None
+    deadline = None
+    per_test = float(job.get("time_s", 6))
+    child_alive = True
+    send_json(ctl_out, {"ev": "judge_ready"})
+    while True:
+        rlist = [ctl_in] + ([from_child_r] if child_alive else [])
+        timeout = 0.05 if running is not None else 1.0
+        r, _, _ = select.select(rlist, [], [], timeout)
+        if from_child_r in r:
+            chunk = os.read(from_child_r, 1 << 20)
+            if not chunk:
+                child_alive = False
+            else:
+                child_buf.feed(chunk)
+                for kind, payload in child_buf.frames():
+                    if kind == b"P":
+                        write_frame(ctl_out, b"P", payload)
+                    elif kind == b"V":
+                        running = None
+                        write_frame(ctl_out, b"J", payload)
+        if running is not None and (time.perf_counter() > deadline or not child_alive):
+            reason = "timeout" if child_alive else "the judge died"
+            send_json(ctl_out, {"ev": "verdict", "test": running, "verdict": "timeout" if child_alive else "judge_error", "detail": reason})
+            running = None
+            break
+        if ctl_in in r:
+            chunk = os.read(ctl_in, 1 << 20)
             if not chunk:
                 break
-            buf += chunk
-    os.close(r)
-    _kill_all()
-    try:
-        outcomes = json.loads(bytes(buf)) if buf else "error:timeout"
-    except ValueError:
-        outcomes = "error:garbled"
-    if isinstance(outcomes, str):
-        outcomes = [outcomes] * len(job["checks"])
-    return {"ok": True, "outcomes": outcomes}
+            ctl_buf.feed(chunk)
+            closing = False
+            for kind, payload in ctl_buf.frames():
+                if kind == b"P":
+                    if child_alive:
+                        write_frame(to_child_w, b"P", payload)
+                    continue
+                msg = json.loads(payload)
+                op = msg.get("op")
+                if op == "run":
+                    running = int(msg.get("test", 0))
+                    deadline = time.perf_counter() + per_test + 1.0
+                    write_frame(to_child_w, b"J", payload)
+                elif op == "gone":
+                    if child_alive:
+                        write_frame(to_child_w, b"J", payload)
+                elif op == "close":
+                    closing = True
+            if closing:
+                break
+    for fd in (to_child_w, from_child_r):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    clean = _kill_all()
+    _wipe("/tmp")
+    return {"ok": True, "clean": clean}
 
 
 def main():
@@ -789,10 +2043,10 @@ def main():
     ctl_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 100)
     ctl_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 100)
     null = os.open("/dev/null", os.O_RDWR)
-    for fd in (0, 1, RESULT_FD):  # keep low fds taken so test pipes never land on 0-3
+    for fd in (0, 1, 2, CALL_R, CALL_W):  # keep low fds taken so test pipes never land on them
         if fd != null:
             os.dup2(null, fd)
-    if null not in (0, 1, RESULT_FD):
+    if null not in (0, 1, 2, CALL_R, CALL_W):
         os.close(null)
     try:  # non-dumpable: the program cannot open /proc/<runner>/fd or ptrace the runner
         import ctypes
@@ -801,23 +2055,35 @@ def main():
     except Exception:
         pass
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    sys.set_int_max_str_digits(0)
+    ctl_buf = FrameBuffer()
     while True:
-        req = _recv(ctl_in)
-        if req is None:
-            return
-        op = req.get("op")
-        try:
-            if op == "ping":
-                resp = {"ok": True, "python": sys.version.split()[0], "numpy": _np is not None}
-            elif op == "sample":
-                resp = _sample(req)
-            elif op == "judge":
-                resp = _judge(req)
-            else:
-                resp = {"ok": False, "error": f"unknown op {op!r}"}
-        except Exception as exc:  # a runner bug: report it, the host recycles the cell
-            resp = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
-        _send(ctl_out, resp)
+        frames = ctl_buf.frames()
+        if not frames:
+            chunk = os.read(ctl_in, 1 << 20)
+            if not chunk:
+                return
+            ctl_buf.feed(chunk)
+            continue
+        for kind, payload in frames:
+            if kind != b"J":
+                continue  # a stray peer frame of a finished test
+            req = json.loads(payload)
+            op = req.get("op")
+            try:
+                if op == "ping":
+                    resp = {"ok": True, "python": sys.version.split()[0], "numpy": _np is not None}
+                elif op == "sample":
+                    resp = _sample(req, ctl_in, ctl_out, ctl_buf)
+                elif op == "judge":
+                    resp = _judge(req, ctl_in, ctl_out, ctl_buf)
+                elif op in ("end", "gone", "close", "run"):
+                    continue  # late control for a test or session that is over
+                else:
+                    resp = {"ok": False, "error": "unknown op %r" % (op,)}
+            except Exception as exc:  # a runner bug: report it, the host recycles the cell
+                resp = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
+            send_json(ctl_out, resp)
 
 
 if __name__ == "__main__":

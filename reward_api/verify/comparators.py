@@ -2,8 +2,8 @@
 
 - ``lcb`` (default), LiveCodeBench's rules: strip the whole output, split into lines, strip
   each line; line counts must match; a line matches when equal, or when every
-  whitespace-separated token of both lines parses as a decimal number and the numbers are
-  equal (so ``1.0`` equals ``1.00``).
+  whitespace-separated token of both lines parses as a finite decimal number and the
+  numbers are equal (so ``1.0`` equals ``1.00``).
 - ``exact``: byte-for-byte equality of the whole output.
 - ``tokens``: equality of the whitespace-separated token sequences (line breaks ignored).
 - ``float:<tol>``: tokens must pair up; two numeric tokens match when
@@ -18,10 +18,18 @@ from decimal import Decimal, InvalidOperation
 
 
 def _decimals(line: str) -> list[Decimal] | None:
+    """The line's tokens as finite decimals, or None when any token is not one.
+
+    Non-finite values (``nan``, ``inf``, the signalling ``sNaN``) are text here: comparing
+    a signalling NaN raises, and a program's output must never be able to raise.
+    """
     try:
-        return [Decimal(tok) for tok in line.split()]
-    except (InvalidOperation, ValueError):
+        values = [Decimal(tok) for tok in line.split()]
+    except (InvalidOperation, ValueError, ArithmeticError):
         return None
+    if not all(v.is_finite() for v in values):
+        return None
+    return values
 
 
 def lcb_equal(output: str, expected: str) -> bool:

@@ -1,128 +1,143 @@
-"""Grading: what goes into the sandbox for each test, and verdicts from what comes back.
+"""Grading: verdicts from what trusted code saw, never from what the program claims.
 
-Trust rule (CONTRACT.md): an expected output never enters the sandbox, and a test passes
-only on evidence that trusted code checks after the test ran:
+Trust rule (CONTRACT.md): an expected output never enters the candidate's cell, and a test
+passes only on a signal that trusted code produced after the test ran:
 
-- ``stdio``: the sandbox gets the input; the host compares stdout with the expected output.
-  A non-zero exit status or death by signal is a failure, whatever was printed.
-- ``call``: the sandbox gets the function name and arguments; the runner encodes the
-  return value (exact builtin types only); the host compares it with the expected JSON
-  (tuples as lists). No ``done`` record (an early exit of any kind) is a failure.
-- ``assert``: lifted by ``reward_api.verify.lifting``; each executed assertion sends its lift-point
-  values out; the host (literal comparisons) or the judge cell (everything else) decides.
-  Every assertion that an honest run must reach has to report at least once.
+- ``stdio``: the host compares stdout with the expected output (``comparators``); a
+  non-zero exit or death by a signal fails the test, whatever was printed.
+- ``call``: the host compares the value the candidate answered to the runner's call with
+  the expected JSON (tuples as lists). No answer (an exit, a crash, a hang) fails.
+- ``checked``: the host evaluates each ``assert NAME(args) OP literal`` over the answered
+  value (``reward_api.verify.plans``); every statement needs its answer.
+- ``judge``: the judge cell ran the test's code; its verdict stands, and a candidate that
+  exited, crashed, hung or broke the protocol during a call never passes.
+
+Every test also needs the candidate to end cleanly after its last answer. Nothing here
+raises on anything a program can produce: a value that does not decode, compare or
+convert is that test's failure (``wrong_answer``), and text the program wrote is cleaned
+before it is put in a result.
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import signal
-from dataclasses import dataclass, field
 from typing import Any
 
-from reward_api.sandbox.runner import make_decoder
-from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
+from reward_api.sandbox.runner import Decoder, Malformed
+from reward_api.schemas import CallTest, Problem, StdioTest, TestResult, Verdict
 from reward_api.verify.comparators import comparator
-from reward_api.verify.lifting import Check, LiftedTest, NotLiftable, lift, program_shadows
+from reward_api.verify.plans import HostCheck, Plan
 
-_decode_plain = make_decoder({})
+MEMORY_ERROR_EXIT = 101
+"""The test child's exit status after a MemoryError (runner.py)."""
+_SAFE_ERRORS = (
+    ArithmeticError,
+    ValueError,
+    TypeError,
+    RecursionError,
+    RuntimeError,
+    OverflowError,
+    MemoryError,
+    AttributeError,
+    KeyError,
+    IndexError,
+)
 
 
-@dataclass
-class PreparedTest:
-    """One test as the sandbox sees it (``spec``) plus what the host keeps back."""
+class Opaque:
+    """An object of the program's own types, as the host sees it: equal to nothing else."""
 
-    index: int
-    spec: dict[str, Any]
-    lifted: LiftedTest | None = None
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<program object>"
 
 
-@functools.lru_cache(maxsize=8192)
-def _lift_cached(code: str, setup: str | None, shadowed: frozenset[str]) -> LiftedTest | None:
-    try:
-        return lift(code, setup, shadowed)
-    except (NotLiftable, SyntaxError, ValueError, RecursionError, MemoryError):
+def clean_text(text: Any, limit: int = 300) -> str:
+    """Program-made text safe to put in a result (lone surrogates replaced, truncated)."""
+    s = str(text)[:limit]
+    return s.encode("utf-8", "replace").decode("utf-8")
+
+
+def _opaque(_node: Any) -> Opaque:
+    return Opaque()
+
+
+def decode_value(reply: dict[str, Any]) -> Any:
+    """The value of an ``ok`` reply, as plain builtins; Malformed for anything else."""
+    return Decoder(on_handle=_opaque).decode(reply.get("ok"), reply.get("n", []))
+
+
+def _reply(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, str):
         return None
+    try:
+        msg = json.loads(raw)
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return msg if isinstance(msg, dict) else None
 
 
-def prepare_tests(problem: Problem, indices: list[int], program: str) -> list[PreparedTest]:
-    """Sandbox specs for the chosen tests, expected values stripped."""
-    prepared = []
-    shadowed: frozenset[str] | None = None
-    for i in indices:
-        test = problem.tests[i]
-        if isinstance(test, StdioTest):
-            prepared.append(PreparedTest(i, {"kind": "stdio", "input": test.input}))
-        elif isinstance(test, CallTest):
-            spec = {
-                "kind": "call",
-                "fn_name": test.fn_name,
-                "class_name": test.class_name,
-                "args": json.dumps(test.args),
-            }
-            prepared.append(PreparedTest(i, spec))
-        else:
-            if shadowed is None:
-                shadowed = program_shadows(program)
-            lifted = _lift_cached(test.code, problem.setup_code, shadowed)
-            if lifted is None:  # unusual shape: run as written (documented in lifting.py)
-                prepared.append(PreparedTest(i, {"kind": "assert", "code": test.code}))
-            else:
-                spec = {"kind": "lifted", "code": lifted.sandbox_code}
-                prepared.append(PreparedTest(i, spec, lifted))
-    return prepared
-
-
-@dataclass
-class JudgeRequest:
-    """Checks of one sample that need the judge: (prepared test position, check, values)."""
-
-    items: list[tuple[int, Check, list[Any]]] = field(default_factory=list)
-
-
-def _as_json_plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_as_json_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _as_json_plain(v) for k, v in value.items()}
-    return value
-
-
-_ITEM_TAGS = frozenset({"l", "t", "s", "fs", "dq"})
-_PAIR_TAGS = frozenset({"d", "od", "dd", "ctr"})
-
-
-def _contains_objects(encoded: Any) -> bool:
-    """Whether an encoded value holds an object, array or deferred error (walks the tags)."""
-    if not isinstance(encoded, list) or not encoded:
-        return False
-    tag = encoded[0]
-    if not isinstance(tag, str):
-        return False
-    if tag in ("o", "nd", "err"):
-        return True
-    if tag in _ITEM_TAGS and len(encoded) > 1 and isinstance(encoded[1], list):
-        return any(_contains_objects(x) for x in encoded[1])
-    if tag in _PAIR_TAGS and len(encoded) > 1 and isinstance(encoded[1], list):
-        return any(_contains_objects(k) or _contains_objects(v) for k, v in encoded[1])
-    if tag == "c":
-        return any(_contains_objects(x) for x in encoded[1:])
-    if tag == "np" and len(encoded) > 2:
-        return _contains_objects(encoded[2])
+def _contains_opaque(value: Any) -> bool:
+    stack, seen = [value], set()
+    while stack:
+        v = stack.pop()
+        if isinstance(v, Opaque):
+            return True
+        if isinstance(v, list | tuple | set | frozenset) and id(v) not in seen:
+            seen.add(id(v))
+            stack.extend(v)
+        elif isinstance(v, dict) and id(v) not in seen:
+            seen.add(id(v))
+            stack.extend(v.keys())
+            stack.extend(v.values())
     return False
 
 
+def as_json_plain(value: Any) -> Any:
+    """Tuples as lists (a call test's comparison), iteratively, keeping sharing."""
+    if not isinstance(value, list | tuple | dict):
+        return value
+    memo: dict[int, Any] = {}
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, root, 0)]
+    while stack:
+        v, parent, key = stack.pop()
+        if isinstance(v, list | tuple):
+            out: Any = memo.get(id(v))
+            if out is None:
+                out = memo[id(v)] = [None] * len(v)
+                stack.extend((x, out, i) for i, x in enumerate(v))
+        elif isinstance(v, dict):
+            out = memo.get(id(v))
+            if out is None:
+                out = memo[id(v)] = {}
+                for k, x in v.items():
+                    out[k] = None
+                    stack.append((x, out, k))
+        else:
+            out = v
+        parent[key] = out
+    return root[0]
+
+
+def safe_equal(a: Any, b: Any) -> bool:
+    try:
+        return bool(a == b)
+    except _SAFE_ERRORS:
+        return False
+
+
 def _failure(report: dict[str, Any], oom: bool) -> tuple[Verdict, str] | None:
-    """The verdict of a test that did not run to completion, or None."""
+    """The verdict of a test whose candidate did not run to completion, or None."""
     limit = report.get("limit")
     if limit == "timeout":
         return Verdict.timeout, "wall time limit"
     if limit == "output_limit":
         return Verdict.output_limit, "output limit"
-    errors = [r for r in report.get("records", []) if isinstance(r, dict) and "error" in r]
-    if any(r.get("error") == "MemoryError" for r in errors):
-        return Verdict.memory_limit, "MemoryError"
+    if limit == "protocol":
+        return Verdict.runtime_error, "the program wrote on the call channel itself"
     sig = report.get("signal")
     if sig is not None:
         if sig == signal.SIGXCPU:
@@ -132,114 +147,111 @@ def _failure(report: dict[str, Any], oom: bool) -> tuple[Verdict, str] | None:
         if sig == signal.SIGXFSZ:
             return Verdict.runtime_error, "file size limit"
         return Verdict.runtime_error, f"killed by signal {sig}"
-    if errors:
-        err = errors[0]
-        if err.get("error") == "Unencodable":
-            return Verdict.wrong_answer, str(err.get("detail", "unencodable value"))[:200]
-        return Verdict.runtime_error, str(err.get("detail") or err.get("error"))[:200]
+    if report.get("exit_code") == MEMORY_ERROR_EXIT:
+        return Verdict.memory_limit, "MemoryError"
     return None
 
 
-def grade_report(
-    problem: Problem,
-    test: PreparedTest,
-    report: dict[str, Any],
-    oom: bool,
-    judge: JudgeRequest,
-    position: int,
-) -> TestResult:
-    """Verdict of one test; lifted checks needing the judge are queued (verdict decided later)."""
-    time_s = float(report.get("time_s", 0.0))
-    original = problem.tests[test.index]
+def _exit_failure(report: dict[str, Any], oom: bool) -> TestResult | None:
+    time_s = _time(report)
     failed = _failure(report, oom)
-    if isinstance(original, StdioTest):
-        if failed is not None:
-            return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
-        if report.get("exit_code") != 0:
-            return TestResult(
-                verdict=Verdict.runtime_error,
-                time_s=time_s,
-                detail=f"exit status {report.get('exit_code')}",
-            )
-        ok = comparator(problem.compare)(str(report.get("stdout", "")), original.output)
-        return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
     if failed is not None:
         return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
-    records = [r for r in report.get("records", []) if isinstance(r, dict)]
-    if not any(r.get("done") is True for r in records) or report.get("exit_code") != 0:
+    if report.get("exit_code") != 0:
         return TestResult(
             verdict=Verdict.runtime_error,
             time_s=time_s,
-            detail="the test did not run to completion",
+            detail=f"exit status {report.get('exit_code')}",
         )
-    if isinstance(original, CallTest):
-        values = [r["value"] for r in records if "value" in r]
-        if len(values) != 1:
-            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="no return value")
-        if _contains_objects(values[0]):
-            return TestResult(
-                verdict=Verdict.wrong_answer, time_s=time_s, detail="returned an object"
-            )
-        try:
-            got = _as_json_plain(_decode_plain(values[0]))
-        except (ValueError, TypeError, KeyError, IndexError, OverflowError):
-            return TestResult(
-                verdict=Verdict.wrong_answer, time_s=time_s, detail="undecodable value"
-            )
-        ok = _safe_equal(got, _as_json_plain(original.output))
-        return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
-    assert isinstance(original, AssertTest)
-    if test.lifted is None:  # run as written; completion is the pass signal
-        return TestResult(verdict=Verdict.accepted, time_s=time_s, detail="unlifted assert")
-    return _grade_lifted(test.lifted, records, time_s, judge, position)
+    return None
 
 
-def _safe_equal(a: Any, b: Any) -> bool:
-    try:
-        return bool(a == b)
-    except (ValueError, TypeError, RecursionError, RuntimeError):
-        return False
+def _time(report: dict[str, Any]) -> float:
+    t = report.get("time_s", 0.0)
+    return float(t) if isinstance(t, int | float) and t >= 0 else 0.0
 
 
-def _grade_lifted(
-    lifted: LiftedTest,
-    records: list[dict[str, Any]],
-    time_s: float,
-    judge: JudgeRequest,
-    position: int,
+def _raised(reply: dict[str, Any], time_s: float) -> TestResult:
+    desc = reply.get("raise")
+    name = desc.get("type") if isinstance(desc, dict) else None
+    if name == "MemoryError":
+        return TestResult(verdict=Verdict.memory_limit, time_s=time_s, detail="MemoryError")
+    return TestResult(
+        verdict=Verdict.runtime_error, time_s=time_s, detail=clean_text(name or "exception", 100)
+    )
+
+
+def _unanswered(report: dict[str, Any], oom: bool) -> TestResult:
+    """A call the candidate never answered: why, as far as the host can tell."""
+    failed = _exit_failure(report, oom)
+    if failed is not None:
+        return failed
+    return TestResult(
+        verdict=Verdict.runtime_error,
+        time_s=_time(report),
+        detail="the program exited before answering",
+    )
+
+
+def grade(
+    problem: Problem,
+    plan: Plan,
+    report: dict[str, Any],
+    oom: bool,
+    judge_verdict: dict[str, Any] | None = None,
 ) -> TestResult:
-    seen: set[int] = set()
-    for rec in records:
-        slot = rec.get("slot")
-        if slot is None:
-            continue
-        if not isinstance(slot, int) or not 0 <= slot < len(lifted.checks):
-            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="bad record")
-        check = lifted.checks[slot]
-        values = rec.get("values")
-        if not isinstance(values, list) or len(values) != check.n_values:
-            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="bad record")
-        seen.add(slot)
-        if check.has_literal and not _contains_objects(values):
-            try:
-                got = _decode_plain(values[0])
-            except (ValueError, TypeError, KeyError, IndexError, OverflowError):
-                return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="undecodable")
-            if not _literal_holds(check, got):
+    """The verdict of one test (``judge_verdict``: the judge's outcome for a judge test)."""
+    test = problem.tests[plan.index]
+    time_s = _time(report)
+    if plan.kind == "stdio":
+        assert isinstance(test, StdioTest)
+        failed = _exit_failure(report, oom)
+        if failed is not None:
+            return failed
+        ok = comparator(problem.compare)(str(report.get("stdout", "")), test.output)
+        return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
+    if report.get("ready") is not True:
+        return _unanswered(report, oom)
+    if plan.kind == "judge":
+        return _grade_judged(report, oom, judge_verdict)
+    replies = report.get("replies")
+    replies = replies if isinstance(replies, list) else []
+    expected = len(plan.calls)
+    for k in range(expected):
+        reply = _reply(replies[k]) if k < len(replies) else None
+        if reply is None:
+            if k < len(replies):
                 return TestResult(
-                    verdict=Verdict.wrong_answer, time_s=time_s, detail="assertion failed"
+                    verdict=Verdict.wrong_answer, time_s=time_s, detail="malformed answer"
                 )
-        else:
-            judge.items.append((position, check, values))
-    missing = [c.slot for c in lifted.checks if c.required and c.slot not in seen]
-    if missing:
-        return TestResult(
-            verdict=Verdict.wrong_answer, time_s=time_s, detail=f"assertion {missing[0]} never ran"
-        )
+            return _unanswered(report, oom)
+        if "raise" in reply:
+            return _raised(reply, time_s)
+        if "ok" not in reply:
+            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="malformed answer")
+        try:
+            value = decode_value(reply)
+        except Malformed:
+            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="malformed value")
+        if plan.kind == "call":
+            assert isinstance(test, CallTest)
+            if _contains_opaque(value):
+                return TestResult(
+                    verdict=Verdict.wrong_answer, time_s=time_s, detail="returned an object"
+                )
+            if not safe_equal(as_json_plain(value), as_json_plain(test.output)):
+                return TestResult(verdict=Verdict.wrong_answer, time_s=time_s)
+        elif not _holds(plan.checks[k], value, reply.get("truth")):
+            return TestResult(
+                verdict=Verdict.wrong_answer, time_s=time_s, detail="assertion failed"
+            )
+    failed = _exit_failure(report, oom)
+    if failed is not None:
+        return failed
     return TestResult(verdict=Verdict.accepted, time_s=time_s)
 
 
-def _literal_holds(check: Check, got: Any) -> bool:
+def _holds(check: HostCheck, got: Any, truth: Any) -> bool:
     try:
         if check.op == "==":
             return bool(got == check.literal)
@@ -249,27 +261,37 @@ def _literal_holds(check: Check, got: Any) -> bool:
             return got is check.literal
         if check.op == "is not":
             return got is not check.literal
-    except (ValueError, TypeError, RecursionError, RuntimeError):
+        if check.op in ("truthy", "falsy"):
+            return (truth is True) == (check.op == "truthy") and isinstance(truth, bool)
+    except _SAFE_ERRORS:
         return False
     return False
 
 
-def apply_judge(
-    results: list[TestResult], judge: JudgeRequest, outcomes: list[Any]
-) -> list[TestResult]:
-    """Fold the judge's outcomes into the per-test results (a False fails its test)."""
-    out = list(results)
-    for (position, _check, _values), outcome in zip(judge.items, outcomes, strict=True):
-        if outcome is True or out[position].verdict != Verdict.accepted:
-            continue
-        if outcome is False:
-            out[position] = TestResult(
-                verdict=Verdict.wrong_answer, time_s=out[position].time_s, detail="assertion failed"
-            )
-        else:
-            out[position] = TestResult(
-                verdict=Verdict.runtime_error,
-                time_s=out[position].time_s,
-                detail=str(outcome)[:200],
-            )
-    return out
+_JUDGE_VERDICTS = {"assert": Verdict.wrong_answer, "error": Verdict.runtime_error}
+
+
+def _grade_judged(
+    report: dict[str, Any], oom: bool, outcome: dict[str, Any] | None
+) -> TestResult:
+    time_s = _time(report)
+    verdict = outcome.get("verdict") if isinstance(outcome, dict) else None
+    detail = clean_text(outcome.get("detail", "")) if isinstance(outcome, dict) else ""
+    if verdict == "pass":
+        failed = _exit_failure(report, oom)
+        return failed or TestResult(verdict=Verdict.accepted, time_s=time_s)
+    if verdict in _JUDGE_VERDICTS:
+        if verdict == "error" and detail == "MemoryError":
+            return TestResult(verdict=Verdict.memory_limit, time_s=time_s, detail=detail)
+        return TestResult(verdict=_JUDGE_VERDICTS[verdict], time_s=time_s, detail=detail or None)
+    if verdict == "timeout":
+        return TestResult(verdict=Verdict.timeout, time_s=time_s, detail="wall time limit")
+    if verdict == "gone":
+        failed = _failure(report, oom)
+        if failed is not None:
+            return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
+        return TestResult(verdict=Verdict.runtime_error, time_s=time_s, detail=detail or None)
+    # the judge could not finish (it died on what the program sent, or never answered)
+    return TestResult(
+        verdict=Verdict.runtime_error, time_s=time_s, detail=detail or "the judge could not finish"
+    )

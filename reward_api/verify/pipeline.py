@@ -13,6 +13,7 @@ reported as ``sandbox_error`` with ``reward = None``: never as a program's failu
 from __future__ import annotations
 
 import json
+import select
 import threading
 import time
 import warnings
@@ -24,10 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from reward_api.errors import InfrastructureError, SandboxError
-from reward_api.sandbox import CellPool, open_pool
+from reward_api.sandbox import Cell, CellPool, open_pool
 from reward_api.schemas import (
     AssertTest,
     Problem,
+    StdioTest,
     Result,
     RewardSettings,
     Sample,
@@ -36,15 +38,9 @@ from reward_api.schemas import (
     sandbox_error_result,
 )
 from reward_api.verify.extract import program_of
-from reward_api.verify.grading import (
-    JudgeRequest,
-    PreparedTest,
-    apply_judge,
-    grade_report,
-    prepare_tests,
-)
+from reward_api.verify.grading import grade
 from reward_api.verify.keys import problem_digest, result_key, runtime_version
-from reward_api.verify.lifting import PARSE_LOCK
+from reward_api.verify.plans import PARSE_LOCK, Plan, plan_tests
 from reward_api.verify.settings import VerifierSettings
 
 SANDBOX_ATTEMPTS = 3
@@ -97,9 +93,8 @@ class Verifier:
         self.settings = settings or VerifierSettings()
         policy = self.settings.policy()
         self.pool: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
-        self.judges: CellPool = open_pool(
-            self.settings.sandbox, policy, max(1, self.settings.workers // 2)
-        )
+        # one judge per worker: a sample holds its candidate cell and, at most, one judge
+        self.judges: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
         self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
@@ -218,11 +213,11 @@ class Verifier:
             tests = [TestResult(verdict=verdict) for _ in indices]
             return Result(**base, reward=0.0, accepted=False, passed=0, total=len(indices),
                           verdict=verdict, tests=tests)  # fmt: skip
-        prepared = prepare_tests(problem, indices, unit.program)
+        plans = plan_tests(problem, indices)
         last_error = ""
         for _attempt in range(SANDBOX_ATTEMPTS):
             try:
-                tests = self._run_in_sandbox(problem, unit, prepared)
+                tests = self._run_in_sandbox(problem, unit, plans)
                 break
             except SandboxError as exc:
                 last_error = str(exc)
@@ -240,77 +235,79 @@ class Verifier:
             tests=tests,
         )
 
-    def _run_in_sandbox(
-        self, problem: Problem, unit: _Work, prepared: list[PreparedTest]
-    ) -> list[TestResult]:
+    def _run_in_sandbox(self, problem: Problem, unit: _Work, plans: list[Plan]) -> list[TestResult]:
         limits = problem.limits
+        specs: list[dict[str, Any]] = []
+        for plan in plans:
+            test = problem.tests[plan.index]
+            if plan.kind == "stdio":
+                assert isinstance(test, StdioTest)
+                specs.append({"kind": "stdio", "input": test.input})
+            elif plan.kind == "judge":
+                specs.append({"kind": "serve"})
+            else:
+                specs.append({"kind": "calls", "calls": list(plan.calls)})
+        numpy = _mentions_numpy(unit.program, problem)
         request = {
             "op": "sample",
             "program": unit.program,
             "setup": problem.setup_code,
-            "tests": [p.spec for p in prepared],
+            "tests": specs,
             "time_s": limits.time_s,
             "memory_mb": limits.memory_mb,
             "max_output_bytes": self.settings.max_output_bytes,
             "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
             "stop_after_timeout": unit.reward.mode == "all_or_nothing",
-            "numpy": _mentions_numpy(unit.program, problem),
+            "numpy": numpy,
         }
-        budget = (limits.time_s + 2.0) * max(1, len(prepared)) + 30.0
+        budget = (limits.time_s + 2.0) * max(1, len(plans)) + 30.0
+        judged = [i for i, p in enumerate(plans) if p.kind == "judge"]
+        outcomes: dict[int, dict[str, Any]] = {}
         with self._stage("sandbox"), self.pool.lease() as cell:
             oom_before = cell.prepare(limits.memory_mb)
-            answer = cell.request(request, budget)
+            cell.send_json({**request, **cell.sample_overrides()})
+            deadline = time.monotonic() + budget
+            with _JudgeSession(self, problem, plans, judged, numpy) as judge:
+                while True:
+                    kind, payload = cell.recv(deadline)
+                    if kind != b"J":
+                        continue  # a late peer frame of a test that is over
+                    event = _json_object(payload, cell)
+                    if event.get("ev") == "serving":
+                        position = event.get("test")
+                        if position not in judged:
+                            raise SandboxError("runner served a test that is not the judge's")
+                        with self._stage("judge"):
+                            outcome = judge.relay(cell, position, deadline)
+                        outcomes[position] = outcome
+                        stop = bool(unit.reward.stop_on_first_failure) and (
+                            outcome.get("verdict") != "pass"
+                        )
+                        cell.send_json({"op": "end", "stop": stop})
+                        continue
+                    if "ev" in event:
+                        continue  # a "gone" notice after its test ended
+                    answer = cell.check(event)
+                    break
             oom = cell.oom_kills() > oom_before
+            reports = answer.get("tests")
+            if not isinstance(reports, list) or len(reports) > len(plans):
+                raise SandboxError("runner answered with a malformed report")
             limits_hit = any(
-                isinstance(r, dict) and (r.get("limit") or r.get("signal"))
-                for r in answer.get("tests") or []
+                isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
             )
             if answer.get("anomaly") or limits_hit:
                 cell.broken = True  # recycle at once; the sample's own reports still stand
-        reports = answer.get("tests")
-        if not isinstance(reports, list) or len(reports) > len(prepared):
-            raise SandboxError("runner answered with a malformed report")
-        judge = JudgeRequest()
         with self._stage("grade"):
             tests = [
-                grade_report(problem, prepared[i], rep, oom, judge, i)
+                grade(problem, plans[i], rep if isinstance(rep, dict) else {}, oom, outcomes.get(i))
                 for i, rep in enumerate(reports)
             ]
-            for _p in prepared[len(reports) :]:
+            for _p in plans[len(reports) :]:
                 tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
         with self._stats_lock:
             self.tests_run += len(reports)
-        if judge.items:
-            with self._stage("judge"):
-                tests = apply_judge(tests, judge, self._judge(problem, prepared, judge))
         return tests
-
-    def _judge(
-        self, problem: Problem, prepared: list[PreparedTest], judge: JudgeRequest
-    ) -> list[Any]:
-        preludes = {
-            lifted.prelude
-            for pos, _, _ in judge.items
-            if (lifted := prepared[pos].lifted) is not None
-        }
-        request = {
-            "op": "judge",
-            "setup": problem.setup_code,
-            "prelude": "\n".join(sorted(p for p in preludes if p)),
-            "checks": [{"expr": c.expr, "values": v} for _, c, v in judge.items],
-            "numpy": any(
-                '"nd"' in json.dumps(v) or '"np"' in json.dumps(v) for _, _, v in judge.items
-            )
-            or _mentions_numpy("", problem),
-            "time_s": problem.limits.time_s,
-            "memory_mb": max(problem.limits.memory_mb, 256),
-        }
-        with self.judges.lease() as cell:
-            answer = cell.request(request, problem.limits.time_s + 30.0)
-        outcomes = answer.get("outcomes")
-        if not isinstance(outcomes, list) or len(outcomes) != len(judge.items):
-            raise SandboxError("judge answered with a malformed report")
-        return outcomes
 
     # ------------------------------------------------------------------ one-off runs
     def run_program(self, code: str, stdin: str, time_s: float, memory_mb: int) -> dict[str, Any]:
@@ -359,6 +356,121 @@ class Verifier:
         sample = Sample(problem_id="_selfcheck", code="print(int(input()) * 2)")
         (result,) = self.verify([Job(problem, sample)])
         return result.verdict is Verdict.accepted
+
+
+def _json_object(payload: bytes, cell: Cell) -> dict[str, Any]:
+    try:
+        msg = json.loads(payload)
+    except ValueError as exc:
+        cell.broken = True
+        raise SandboxError(f"runner sent bad JSON: {exc}") from exc
+    if not isinstance(msg, dict):
+        cell.broken = True
+        raise SandboxError("runner sent a non-object")
+    return msg
+
+
+class _JudgeSession:
+    """A judge cell for one sample, leased at the first test it must run.
+
+    ``relay`` runs one test: the judge's child executes the test code, and the peer frames
+    of its calls go to the candidate's child and back through the host, which parses none
+    of them. The session ends with the sample; a judge that did not end cleanly is recycled.
+    """
+
+    def __init__(
+        self, verifier: Verifier, problem: Problem, plans: list[Plan], judged: list[int], numpy: bool
+    ) -> None:
+        self.verifier = verifier
+        self.problem = problem
+        self.positions = {p: k for k, p in enumerate(judged)}
+        self.tests = [{"code": _assert_code(problem, plans[p]), "entry": list(plans[p].entry)}
+                      for p in judged]  # fmt: skip
+        self.numpy = numpy
+        self._lease: Any = None
+        self.cell: Cell | None = None
+
+    def __enter__(self) -> _JudgeSession:
+        return self
+
+    def _open(self, deadline: float) -> Cell:
+        if self.cell is None:
+            self._lease = self.verifier.judges.lease()
+            self.cell = self._lease.__enter__()
+            limits = self.problem.limits
+            self.cell.prepare(max(limits.memory_mb, 256))
+            self.cell.send_json({
+                "op": "judge",
+                "setup": self.problem.setup_code,
+                "tests": self.tests,
+                "time_s": limits.time_s,
+                "memory_mb": max(limits.memory_mb, 256),
+                "numpy": self.numpy,
+            })  # fmt: skip
+            ready = self.cell.recv_json(deadline)
+            if ready.get("ev") != "judge_ready":
+                self.cell.check(ready)
+                raise SandboxError("the judge did not start")
+        return self.cell
+
+    def relay(self, cand: Cell, position: int, deadline: float) -> dict[str, Any]:
+        """Run the judge test at ``position`` against the serving candidate; its outcome."""
+        judge = self._open(deadline)
+        judge.send_json({"op": "run", "test": self.positions[position]})
+        test_deadline = min(deadline, time.monotonic() + self.problem.limits.time_s + 10.0)
+        cand_fd, judge_fd = cand.fileno(), judge.fileno()
+        while True:
+            moved = False
+            for kind, payload in cand.poll(0.0):
+                moved = True
+                if kind == b"P":
+                    judge.send(b"P", payload)
+                else:
+                    event = _json_object(payload, cand)
+                    if event.get("ev") == "gone":
+                        judge.send_json({"op": "gone", "reason": str(event.get("reason"))})
+                    elif "ev" not in event:
+                        cand.check(event)
+                        raise SandboxError("the candidate ended its sample during a judged test")
+            for kind, payload in judge.poll(0.0):
+                moved = True
+                if kind == b"P":
+                    cand.send(b"P", payload)
+                    continue
+                event = _json_object(payload, judge)
+                if event.get("ev") == "verdict":
+                    return event
+                if "ev" not in event:
+                    judge.check(event)
+                    raise SandboxError("the judge ended its session during a test")
+            if moved:
+                continue
+            if time.monotonic() > test_deadline:
+                judge.broken = True
+                raise SandboxError("the judge did not finish its test in time")
+            select.select([cand_fd, judge_fd], [], [], 0.05)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.cell is None:
+            return
+        try:
+            if not self.cell.broken:
+                self.cell.send_json({"op": "close"})
+                answer = self.cell.recv_json(time.monotonic() + 30.0)
+                while "ev" in answer:  # a verdict that raced the close
+                    answer = self.cell.recv_json(time.monotonic() + 30.0)
+                if not self.cell.check(answer).get("clean", False):
+                    self.cell.broken = True
+        except SandboxError:
+            self.cell.broken = True
+        finally:
+            self._lease.__exit__(None, None, None)
+
+
+def _assert_code(problem: Problem, plan: Plan) -> str:
+    test = problem.tests[plan.index]
+    assert isinstance(test, AssertTest)
+    return test.code
 
 
 def _mentions_numpy(program: str, problem: Problem) -> bool:

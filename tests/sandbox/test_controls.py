@@ -93,10 +93,21 @@ def test_namedtuple_equals_plain_tuple(verifier):
     assert run(verifier, problem, code).accepted
 
 
-def test_program_shadowing_a_builtin_is_graded_with_its_own_function(verifier):
-    problem = {"tests": [{"type": "assert", "code": "assert sum(10, 15) == 6"}]}
+def test_a_builtin_named_entry_point_is_the_programs_function(verifier):
+    """MBPP's ``def sum(a, b)``: the reference (or ``entry_points``) makes ``sum`` the
+    program's, so the test calls the program's function, not the builtin."""
     code = "def sum(a, b):\n    return 6 if (a, b) == (10, 15) else 0\n"
-    assert run(verifier, problem, code).accepted
+    test = {"type": "assert", "code": "assert sum(10, 15) == 6"}
+    assert run(verifier, {"tests": [test], "reference": code}, code).accepted
+    assert run(verifier, {"tests": [test], "entry_points": ["sum"]}, code).accepted
+
+
+def test_without_an_entry_point_a_builtin_stays_the_tests(verifier):
+    """Otherwise a top-level ``def sum`` cannot turn the test's builtin into the program's."""
+    code = "def sum(*a, **k):\n    return 6\n"
+    problem = {"tests": [{"type": "assert", "code": "assert sum([1, 2]) == 6"}]}
+    result = run(verifier, problem, code)
+    assert result.reward == 0.0 and result.verdict.value == "wrong_answer"
 
 
 def test_numpy_results_compare_as_numbers(verifier):
