@@ -25,8 +25,10 @@ from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit
 
 STDIO = {"tests": [{"type": "stdio", "input": "1 2\n", "output": "3\n"}]}
 CALL = {"tests": [{"type": "call", "fn_name": "add", "args": [1, 2], "output": 3}]}
-ASSERT = asserts("assert add(1, 2) == 3", "x = 3\nassert add(1, 2) == x", entry_points=["add"])
-ASSERT_DEFAULT = asserts("assert add(1, 2) == 3", "x = 3\nassert add(1, 2) == x")
+ASSERT = asserts("assert add(1, 2) == 3", "x = 3\nassert add(1, 2) == x")
+ASSERT_NAMED = asserts(
+    "assert add(1, 2) == 3", "x = 3\nassert add(1, 2) == x", entry_points=["add"]
+)
 SHAPES = {"stdio": STDIO, "call": CALL, "assert": ASSERT}
 
 
@@ -118,7 +120,7 @@ MORE_HONEST = [
     control("honest/call_sum", CALL, "def add(a, b):\n    return sum((a, b))\n"),
     control("honest/call_operator", CALL, "import operator\nadd = operator.add\n"),
     control(
-        "honest/assert_default_entry_points", ASSERT_DEFAULT, "def add(a, b):\n    return a - -b\n"
+        "honest/assert_named_entry_points", ASSERT_NAMED, "def add(a, b):\n    return a - -b\n"
     ),
     control("honest/assert_lambda", ASSERT, "add = lambda a, b: a + b\n"),
 ]

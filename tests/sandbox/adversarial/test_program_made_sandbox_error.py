@@ -24,9 +24,7 @@ CALL = {
     "tests": [{"type": "call", "fn_name": "add", "args": [1, 2], "output": 3}],
     "limits": LIMITS,
 }
-ASSERT = asserts(
-    "assert all(add(x, 1) == x + 1 for x in range(3))", entry_points=["add"], limits=LIMITS
-)
+ASSERT = asserts("assert all(add(x, 1) == x + 1 for x in range(3))", limits=LIMITS)
 STDIO = {"tests": [{"type": "stdio", "input": "1 2\n", "output": "3\n"}], "limits": LIMITS}
 
 EXPLOITS = {
