@@ -125,6 +125,97 @@ MORE_HONEST = [
     control("honest/assert_lambda", ASSERT, "add = lambda a, b: a + b\n"),
 ]
 
+# Honest values of the same kinds as the killers: exact fractions and decimals, NaN and
+# infinity where the test asks for them, unusual text, deep but finite nesting, shared rows,
+# big lists: a verifier that refuses the killers' types wholesale rejects these.
+LOOK_ALIKES = [
+    control(
+        "look_alike/fraction",
+        asserts("from fractions import Fraction\nassert half(3) == Fraction(3, 2)"),
+        "from fractions import Fraction\ndef half(n):\n    return Fraction(n, 2)\n",
+    ),
+    control(
+        "look_alike/decimal",
+        asserts("from decimal import Decimal\nassert price(3) == Decimal('3.30')"),
+        "from decimal import Decimal\ndef price(n):\n    return Decimal(n) * Decimal('1.10')\n",
+    ),
+    control(
+        "look_alike/nan_and_inf",
+        asserts(
+            "import math\nassert math.isnan(safe_div(0.0, 0.0))",
+            "assert safe_div(1.0, 0.0) == float('inf') and safe_div(-1.0, 0.0) == -float('inf')",
+        ),
+        "import math\ndef safe_div(a, b):\n    if b == 0:\n"
+        "        return math.nan if a == 0 else math.copysign(math.inf, a)\n    return a / b\n",
+    ),
+    control(
+        "look_alike/unicode_and_nul",
+        {
+            "tests": [
+                {
+                    "type": "call",
+                    "fn_name": "echo",
+                    "args": ["h\u00e9llo \U0001f600\x00"],
+                    "output": "h\u00e9llo \U0001f600\x00",
+                }
+            ]
+        },
+        "def echo(s):\n    return ''.join(list(s))\n",
+    ),
+    control(
+        "look_alike/nested_500_deep",
+        asserts("assert depth(nest(500)) == 500"),
+        "def nest(n):\n    v = []\n    for _ in range(n - 1):\n        v = [v]\n    return v\n"
+        "def depth(v):\n    d = 0\n    while isinstance(v, list):\n        d += 1\n"
+        "        v = v[0] if v else None\n    return d\n",
+    ),
+    control(
+        "look_alike/shared_rows",
+        {
+            "tests": [
+                {
+                    "type": "call",
+                    "fn_name": "grid",
+                    "args": [2, 3],
+                    "output": [[0, 0, 0], [0, 0, 0]],
+                }
+            ]
+        },
+        "def grid(r, c):\n    return [[0] * c] * r\n",
+    ),
+    control(
+        "look_alike/tuple_keys_and_bytes",
+        asserts("assert index_pairs([1, 1]) == {(0, 1): True}", "assert to_bytes('ab') == b'ab'"),
+        "def index_pairs(xs):\n    return {(i, j): True for i in range(len(xs))\n"
+        "            for j in range(i + 1, len(xs)) if xs[i] == xs[j]}\n"
+        "def to_bytes(s):\n    return s.encode()\n",
+    ),
+    control(
+        "look_alike/complex",
+        asserts("assert root2(-4) == 2j"),
+        "import cmath\ndef root2(x):\n    return cmath.sqrt(x)\n",
+    ),
+    control(
+        "look_alike/hundred_thousand_ints",
+        {
+            "tests": [
+                {"type": "call", "fn_name": "upto", "args": [100000], "output": list(range(100000))}
+            ]
+        },
+        "def upto(n):\n    return list(range(n))\n",
+    ),
+    control(
+        "look_alike/stdio_nan",
+        {"tests": [{"type": "stdio", "input": "0 0\n", "output": "nan\n"}]},
+        "a, b = map(float, input().split())\nprint(a / b if b else float('nan'))\n",
+    ),
+    control(
+        "look_alike/stdio_exponent_and_negative_zero",
+        {"tests": [{"type": "stdio", "input": "9\n", "output": "0.000000001 0\n"}]},
+        "n = int(input())\nprint(10.0 ** -n, -0.0)\n",
+    ),
+]
+
 PAIRS = {
     f"{shape}/{name}": Batch(
         f"killer_{shape}_{name}",
@@ -147,7 +238,8 @@ MIXED = Batch(
             control(f"honest/{shape}/after_{name}", SHAPES[shape], HONEST[shape] + f"# {name}\n"),
         )
     ]
-    + MORE_HONEST,
+    + MORE_HONEST
+    + LOOK_ALIKES,
 )
 
 

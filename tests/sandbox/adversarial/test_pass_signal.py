@@ -325,6 +325,11 @@ STDIO_CONTROLS = {
     "stdio_os_write": "import os, sys\nx = int(sys.stdin.readline())\nos.write(1, b'%d\\n' % (x * x))\n",
     "stdio_sys_exit_after_print": "import sys\nx = int(input())\nprint(x * x)\nsys.exit(0)\n",
     "stdio_exit_after_print": "x = int(input())\nprint(x * x)\nexit()\n",
+    "stdio_main_guard": "def main():\n    x = int(input())\n    print(x * x)\n\n\nif __name__ == '__main__':\n    main()\n",
+    "stdio_sigpipe_default": "import signal, sys\nsignal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
+    "x = int(sys.stdin.readline())\nprint(x * x)\n",
+    "stdio_binary_buffers": "import sys\nx = int(sys.stdin.buffer.read())\n"
+    "sys.stdout.buffer.write(b'%d\\n' % (x * x))\nsys.stdout.flush()\n",
     "stdio_main_in_big_stack_thread": """
 import sys, threading
 def main():

@@ -134,3 +134,73 @@ def test_a_program_cannot_make_its_result_sandbox_error(verifier, name):
     batch = PAIRS[name]
     for case in batch.names:
         batch.check(verifier, case)
+
+
+# Honest programs that use the same resources legitimately, within the limits: scratch
+# files, a few nested directories, megabytes on stdout and stderr, a subprocess. They must
+# keep working once the cleanup and the output bounds are rebuilt.
+MANY_LINES = {
+    "tests": [
+        {
+            "type": "stdio",
+            "input": "1000000\n",
+            "output": "\n".join(map(str, range(1, 1000001))) + "\n",
+        }
+    ],
+    "limits": {"time_s": 10},
+}
+HEAVY_HONEST = Batch(
+    "made_error_heavy_honest",
+    [
+        control(
+            "honest/fifty_mb_scratch_file",
+            CALL,
+            "import os, tempfile\ndef add(a, b):\n    path = os.path.join(tempfile.gettempdir(), 'scratch')\n"
+            "    with open(path, 'wb') as f:\n        f.write(bytes([a % 256]) * (50 << 20))\n"
+            "    size = os.path.getsize(path)\n    os.remove(path)\n    return a + b + size - (50 << 20)\n",
+        ),
+        control(
+            "honest/twenty_nested_dirs",
+            CALL,
+            "import os\ndef add(a, b):\n    path = os.path.join('/tmp', *['lvl'] * 20)\n"
+            "    os.makedirs(path, exist_ok=True)\n    with open(os.path.join(path, 'n'), 'w') as f:\n"
+            "        f.write(str(a + b))\n    return int(open(os.path.join(path, 'n')).read())\n",
+        ),
+        control(
+            "honest/two_thousand_small_files",
+            CALL,
+            "def add(a, b):\n    for i in range(2000):\n        with open(f'/tmp/part{i}', 'w') as f:\n"
+            "            f.write('1')\n"
+            "    return a + b + sum(int(open(f'/tmp/part{i}').read()) for i in range(2000)) - 2000\n",
+        ),
+        control(
+            "honest/seven_mb_on_stdout",
+            MANY_LINES,
+            "import sys\nn = int(input())\nsys.stdout.write('\\n'.join(map(str, range(1, n + 1))) + '\\n')\n",
+        ),
+        control(
+            "honest/one_mb_of_debug_on_stderr",
+            STDIO,
+            "import sys\nfor i in range(20000):\n    print('debug line', i, '.' * 40, file=sys.stderr)\n"
+            "print(sum(map(int, input().split())))\n",
+        ),
+        control(
+            "honest/closes_stdin_after_reading",
+            STDIO,
+            "import os, sys\ndata = sys.stdin.read()\nsys.stdin.close()\nos.close(0)\n"
+            "print(sum(map(int, data.split())))\n",
+        ),
+        control(
+            "honest/asks_a_subprocess",
+            STDIO,
+            "import subprocess, sys\na, b = map(int, input().split())\n"
+            "out = subprocess.run([sys.executable, '-c', f'print({a} + {b})'], capture_output=True, text=True)\n"
+            "print(out.stdout.strip())\n",
+        ),
+    ],
+)
+
+
+@pytest.mark.parametrize("name", HEAVY_HONEST.names)
+def test_honest_programs_using_the_same_resources_are_accepted(verifier, name):
+    HEAVY_HONEST.check(verifier, name)

@@ -81,7 +81,11 @@ GROUPS = [
             "assert abs(root(9) - 3) < 1e-9",
         ),
         ["root"],
-        {"sqrt": "import math\ndef root(x):\n    return math.sqrt(x)\n"},
+        {
+            "sqrt": "import math\ndef root(x):\n    return math.sqrt(x)\n",
+            "newton": "def root(x):\n    r = max(x, 1.0)\n    for _ in range(100):\n"
+            "        r = (r + x / r) / 2\n    return r\n",
+        },
         {
             "def_abs": "def abs(x):\n    return 0\ndef root(x):\n    return 0.0\n",
             "abs_lambda": "abs = lambda x: 0\ndef root(x):\n    return x / 2\n",
@@ -263,6 +267,8 @@ GROUPS = [
         ["add"],
         {
             "plus": "def add(a, b):\n    return a + b\n",
+            "own_global_named_inputs": "inputs = []\ndef add(a, b):\n    inputs.append((a, b))\n"
+            "    return a + b\n",
             "own_global_named_results": "results = {}\ndef add(a, b):\n"
             "    if (a, b) not in results:\n        results[(a, b)] = a + b\n"
             "    return results[(a, b)]\n",
@@ -294,7 +300,11 @@ GROUPS = [
             "assert close(root(2), 1.4142135623730951)\nassert close(root(10), 3.1622776601683795)"
         ),
         ["root"],
-        {"pow_half": "def root(x):\n    return x ** 0.5\n"},
+        {
+            "pow_half": "def root(x):\n    return x ** 0.5\n",
+            "own_tol_global": "TOL = 1e-12\ndef root(x):\n    r = x\n"
+            "    while abs(r * r - x) > TOL * x:\n        r = (r + x / r) / 2\n    return r\n",
+        },
         {
             "widen_tolerance": "def root(x):\n    globals()['TOL'] = float('inf')\n    return 0.0\n",
             "rewrite_the_helper": "def root(x):\n"
@@ -334,7 +344,10 @@ GROUPS = [
         "evalplus_assertion",
         asserts(EVALPLUS),
         ["root"],
-        {"math_sqrt": "import math\ndef root(x):\n    return math.sqrt(x)\n"},
+        {
+            "math_sqrt": "import math\ndef root(x):\n    return math.sqrt(x)\n",
+            "numpy_sqrt": "import numpy as np\ndef root(x):\n    return np.sqrt(x)\n",
+        },
         {
             "read_exp_from_the_loop": "import sys\ndef root(x):\n"
             "    return sys._getframe(1).f_locals['exp']\n",
