@@ -23,7 +23,7 @@ from reward_api.data import cli as data_cli
 from reward_api.data import compare_rewards
 from reward_api.errors import InputError, SandboxUnavailable
 from reward_api.jsonl import load_problems, load_samples
-from reward_api.schemas import Result, RewardSettings
+from reward_api.schemas import Result, RewardSettings, allow_big_ints
 from reward_api.service import cli as service_cli
 
 COMMAND_MODULES = (service_cli, data_cli, compare_rewards, trainer.cli)
@@ -105,6 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    allow_big_ints()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -8,12 +8,26 @@ process may import it cheaply (a test checks that neither torch nor docker loads
 from __future__ import annotations
 
 import enum
+import sys
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 DEFAULT_TIME_S = 6.0
 DEFAULT_MEMORY_MB = 512
+MAX_INT_DIGITS = 100_000
+"""Decimal digits an integer in a problem or result may have (CPython 3.11 refuses 4,300)."""
+
+
+def allow_big_ints() -> None:
+    """Let this process read and write integers of up to ``MAX_INT_DIGITS`` digits.
+
+    Test data holds integers past CPython's default limit of 4,300 digits (``2 ** 20000``);
+    program values cross the sandbox in hex, which no limit applies to. The bound stays
+    finite because str <-> int conversion is quadratic: 100,000 digits cost about 0.5 s.
+    """
+    if 0 < sys.get_int_max_str_digits() < MAX_INT_DIGITS:
+        sys.set_int_max_str_digits(MAX_INT_DIGITS)
 
 
 class Verdict(str, enum.Enum):

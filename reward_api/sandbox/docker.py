@@ -19,7 +19,7 @@ Threat model. Candidate programs are hostile. Each cell is one container started
 - resources: per test the runner's rlimits and wall clock (as in the process backend, but
   for processes: see ``request``); per container a memory ceiling (the test's limit plus
   ``cell_memory_overhead_mb``, which also bounds the tmpfs pages), a pids ceiling
-  (``max_procs``, threads included) and a CPU quota (``docker_cpus``).
+  (``max_procs``, threads included) and a CPU quota (``cell_cpus``).
 
 Not covered: kernel exploits (containers share the host kernel; ``docker_runtime="runsc"``
 puts gVisor's user-space kernel in between, at a cost measured in sandbox_images/README.md),
@@ -59,8 +59,6 @@ from reward_api.sandbox.policy import SandboxPolicy
 RUNNER_SOURCE = Path(__file__).with_name("runner.py")
 RUNNER_PATH = "/opt/codereward/runner.py"
 RUNNER_LABEL = "codereward.runner.sha256"
-TMP_MB = 256
-SHM_MB = 64
 UNLIMITED_NPROC = 1 << 20  # RLIMIT_NPROC inside: the cgroup's pids limit is the bound
 _MUX = struct.Struct(">BxxxL")  # stream type (1 stdout, 2 stderr), payload size
 _STDOUT = 1
@@ -278,15 +276,17 @@ class DockerCell(Cell):
             # exec allowed, as in the process backend and plain execution: Python can make
             # any system call without exec, so noexec would cost parity and buy nothing
             tmpfs={
-                "/tmp": f"rw,exec,nosuid,nodev,size={TMP_MB}m,mode=1777",
-                "/dev/shm": f"rw,exec,nosuid,nodev,size={SHM_MB}m,mode=1777",
+                "/tmp": f"rw,exec,nosuid,nodev,size={p.tmp_mb}m,mode=1777",
+                "/dev/shm": f"rw,exec,nosuid,nodev,size={p.shm_mb}m,mode=1777",
             },
             cap_drop=["ALL"],
             security_opt=["no-new-privileges"],
             pids_limit=p.max_procs,
             mem_limit=memory,
             memswap_limit=memory,
-            nano_cpus=int(p.docker_cpus * 1e9),
+            nano_cpus=int(p.cell_cpus * 1e9),
+            # the runner (pid 1) is never the OOM killer's choice; tests raise their own score
+            oom_score_adj=-999,
             auto_remove=True,
             log_config={"type": "none", "config": {}},
             runtime=p.docker_runtime or None,

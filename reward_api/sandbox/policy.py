@@ -2,15 +2,18 @@
 
 Everything a candidate program may have is listed here; anything not listed is denied:
 
-- filesystem: the runtime root read-only; a fresh writable ``/tmp`` and ``/dev/shm`` (wiped
-  after every sample); a minimal ``/dev``; its own ``/proc``. No host paths, no secrets.
+- filesystem: the runtime root read-only; a fresh writable ``/tmp`` and ``/dev/shm`` of fixed
+  sizes (wiped after every sample, their modes restored); a minimal read-only ``/dev``; its
+  own ``/proc``. No host paths, no secrets.
 - network: its own network namespace with only a loopback device (``--network none``).
 - identity: an unprivileged uid (65534) inside, no capabilities, ``no-new-privileges``;
   the process backend also runs the cell as an unprivileged host uid when started as root.
 - environment: cleared, then exactly ``environment`` below.
 - limits per test: wall time and memory from the problem; CPU time, file size, open files,
-  processes and output bytes from here. Per cell (cgroup, when the host allows it):
-  memory and pids ceilings as a backstop for ``/tmp`` fills and fork bombs.
+  processes, message queues (none) and output bytes from here. Per cell (cgroup, when the
+  host allows it): memory and pids ceilings as a backstop for fork bombs, and a CPU quota
+  so a neighbour's spinning processes cannot starve a cell. The kernel's OOM killer takes a
+  test's processes, never the runner (``oom_score_adj``).
 """
 
 from __future__ import annotations
@@ -51,6 +54,16 @@ class SandboxPolicy:
     """Cell cgroup memory ceiling above the test's own limit (runner, /tmp contents)."""
     cell_pids_max: int = 96
     """Cell cgroup pids ceiling."""
+    cell_cpus: float = 1.0
+    """CPU quota of a cell (cgroup ``cpu``; ``--cpus`` for docker): a neighbour's spinning
+    processes cannot take more than this, so they cannot turn another cell's honest time
+    into a timeout."""
+    tmp_mb: int = 128
+    """Size of the cell's ``/tmp`` (a tmpfs): filling it is ENOSPC for the program. With
+    ``/dev/shm`` it stays inside ``cell_memory_overhead_mb``, so full tmpfs pages never
+    push the runner out of its cell's memory."""
+    shm_mb: int = 64
+    """Size of the cell's ``/dev/shm`` (a tmpfs)."""
     recycle_after_samples: int = 256
     """A cell is replaced after this many samples, and at once after any anomaly."""
     environment: dict[str, str] = field(default_factory=lambda: dict(DEFAULT_ENV))
@@ -59,7 +72,5 @@ class SandboxPolicy:
     """Image the docker backend runs (built by ``make images`` from the same runtime)."""
     docker_runtime: str | None = None
     """Another OCI runtime for the docker backend, e.g. ``runsc`` (gVisor), where installed."""
-    docker_cpus: float = 1.0
-    """CPU quota per container."""
     label: str = "codereward.sandbox"
     """Label on every container we start, so orphans can be found and removed."""

@@ -69,7 +69,7 @@ def _shared_runner_dir() -> str:
 def _reap_stale_cgroups() -> None:
     """Remove empty cell cgroups left by processes that died without closing their cells."""
     for base in (Path("/sys/fs/cgroup/codereward"), Path("/sys/fs/cgroup/memory/codereward"),
-                 Path("/sys/fs/cgroup/pids/codereward")):  # fmt: skip
+                 Path("/sys/fs/cgroup/pids/codereward"), Path("/sys/fs/cgroup/cpu/codereward")):  # fmt: skip
         try:
             names = [d.name for d in base.iterdir() if d.is_dir()]
         except OSError:
@@ -95,17 +95,17 @@ class _Cgroups:
             base = root / "codereward"
             try:
                 base.mkdir(exist_ok=True)
-                (root / "cgroup.subtree_control").write_text("+memory +pids")
-                (base / "cgroup.subtree_control").write_text("+memory +pids")
+                (root / "cgroup.subtree_control").write_text("+memory +pids +cpu")
+                (base / "cgroup.subtree_control").write_text("+memory +pids +cpu")
                 d = base / name
                 d.mkdir()
-                self.dirs = {"memory": d, "pids": d}
+                self.dirs = {"memory": d, "pids": d, "cpu": d}
                 self.v2 = True
             except OSError:
                 self.dirs = {}
             return
         self.v2 = False
-        for ctl in ("memory", "pids"):
+        for ctl in ("memory", "pids", "cpu"):
             try:
                 d = root / ctl / "codereward" / name
                 d.mkdir(parents=True)
@@ -123,6 +123,22 @@ class _Cgroups:
         name = "memory.max" if getattr(self, "v2", False) else "memory.limit_in_bytes"
         try:
             (d / name).write_text(str(limit_bytes))
+        except OSError:
+            pass
+
+    def set_cpus(self, cpus: float) -> None:
+        """A CPU quota of ``cpus`` cores (CFS bandwidth), so spinners stay in their cell."""
+        d = self.dirs.get("cpu")
+        if d is None:
+            return
+        period = 100_000
+        quota = max(1000, int(cpus * period))
+        try:
+            if getattr(self, "v2", False):
+                (d / "cpu.max").write_text(f"{quota} {period}")
+            else:
+                (d / "cpu.cfs_period_us").write_text(str(period))
+                (d / "cpu.cfs_quota_us").write_text(str(quota))
         except OSError:
             pass
 
@@ -189,6 +205,7 @@ class ProcessCell(Cell):
         self.name = f"cell-{os.getpid()}-{next(_ids)}"
         self.cgroups = _Cgroups(self.name)
         self.cgroups.set_pids(policy.cell_pids_max)
+        self.cgroups.set_cpus(policy.cell_cpus)
         self.cgroups.set_memory((512 + policy.cell_memory_overhead_mb) << 20)
         argv = self._argv()
         self.proc = subprocess.Popen(
@@ -225,8 +242,9 @@ class ProcessCell(Cell):
             "--ro-bind", str(p.runtime_root), "/",
             "--proc", "/proc",
             "--dev", "/dev",
-            "--tmpfs", "/tmp",
-            "--tmpfs", "/dev/shm",
+            "--size", str(p.tmp_mb << 20), "--tmpfs", "/tmp",
+            "--size", str(p.shm_mb << 20), "--tmpfs", "/dev/shm",
+            "--remount-ro", "/dev",  # not recursive: /dev/shm stays writable
             "--ro-bind", _shared_runner_dir(), self._mount,
             "--uid", uid,
             "--gid", uid,
@@ -246,11 +264,12 @@ class ProcessCell(Cell):
             "--inh-caps=-all",
             "--bounding-set=-all",
         ]
-        files = self.cgroups.procs_files()
-        if not files:
-            return drop + bwrap
-        join = "; ".join(f'echo $$ > "{f}"' for f in files)
-        return ["/bin/sh", "-c", f'{join}; exec "$@"', "sh", *drop, *bwrap]
+        # before dropping privileges: join the cell's cgroups, and, where the host grants
+        # CAP_SYS_RESOURCE, take the runner out of the OOM killer's reach (inherited). Each
+        # test raises its own score to the maximum either way, so the killer takes tests.
+        steps = [f'echo $$ > "{f}"' for f in self.cgroups.procs_files()]
+        steps.append("echo -999 2>/dev/null > /proc/self/oom_score_adj")
+        return ["/bin/sh", "-c", f'{"; ".join(steps)}; exec "$@"', "sh", *drop, *bwrap]
 
     def prepare(self, memory_mb: int) -> int:
         """Set the cell's memory ceiling for the next sample; return the OOM-kill count."""

@@ -53,6 +53,7 @@ import builtins
 import collections
 import decimal
 import fractions
+import importlib
 import io
 import json
 import os
@@ -126,7 +127,7 @@ def read_frame(fd, max_bytes=MAX_FRAME_BYTES):
         return None
     n, kind = _HDR.unpack(hdr)
     if n > max_bytes:
-        raise FrameError("frame of %d bytes over the limit" % n)
+        raise FrameError(f"frame of {n} bytes over the limit")
     body = _read_exact(fd, n)
     if body is None:
         return None
@@ -162,7 +163,7 @@ class FrameBuffer:
         while len(buf) - pos >= _HDR.size:
             n, kind = _HDR.unpack_from(buf, pos)
             if n > self.max_bytes:
-                raise FrameError("frame of %d bytes over the limit" % n)
+                raise FrameError(f"frame of {n} bytes over the limit")
             if len(buf) - pos - _HDR.size < n:
                 break
             start = pos + _HDR.size
@@ -215,7 +216,11 @@ def _plain_base(t):
                         got = klass
                         break
                 overridden = got is not None and got not in (base, object)
-                if overridden and got.__module__ != "builtins" and not (base is int and got is bool):
+                if (
+                    overridden
+                    and got.__module__ != "builtins"
+                    and not (base is int and got is bool)
+                ):
                     return None
             return base
     return None
@@ -235,11 +240,12 @@ class Encoder:
     attributes.
     """
 
-    def __init__(self, trusted=None, on_object=None, args=None, max_nodes=MAX_NODES):
+    def __init__(self, trusted=None, on_object=None, origin=None, max_nodes=MAX_NODES):
         self.trusted = dict(trusted or {})
         self.trusted_types = set(self.trusted.values())
         self.on_object = on_object
-        self.args = args or ()
+        self.origin = origin or {}
+        """id(object) -> node index of the request it came in: sent back as ``["r", k]``."""
         self.max_nodes = max_nodes
         self._type = type
         self._id = id
@@ -250,27 +256,25 @@ class Encoder:
         np = _np
         self._np_generic = np.generic if np is not None else None
         self._np_ndarray = np.ndarray if np is not None else None
-
-    def encode(self, value, arg_states=()):
-        """``(item, nodes, states)``: the value and, for each index in ``arg_states``, the
-        state of that argument (its contents, for the judge to apply in place)."""
         self.nodes = []
         self.memo = {}
         self.keep = []
         self.work = []
-        for i, a in enumerate(self.args):
-            if self._type(a) in _MUTABLE or self._is_object(a):
-                self.memo[self._id(a)] = self._alloc(["arg", i], a, expand=False)
-        item = self._item(value)
-        states = []
-        for i in arg_states:
-            a = self.args[i]
-            states.append(self._expand_arg(a) if self._id(a) in self.memo else None)
-        self._drain()
-        return item, self.nodes, states
 
-    def _is_object(self, a):
-        return self._type(a) in self.trusted_types
+    def encode(self, value):
+        """``(item, nodes)``; ``keep[k]`` is the object node k stands for."""
+        item = self._item(value)
+        self._drain()
+        return item, self.nodes
+
+    def encode_state(self, obj):
+        """The current contents of an object the request sent (its node, not a reference)."""
+        k = len(self.nodes)
+        self.nodes.append(None)
+        self.keep.append(obj)
+        self.work.append((k, obj))
+        self._drain()
+        return self.nodes.pop(k) if k == len(self.nodes) - 1 else ["#", k]
 
     def _alloc(self, node, obj, expand=True):
         if len(self.nodes) >= self.max_nodes:
@@ -280,14 +284,6 @@ class Encoder:
         self.keep.append(obj)
         if expand:
             self.work.append((k, obj))
-        return ["#", k]
-
-    def _expand_arg(self, a):
-        k = len(self.nodes)
-        self.nodes.append(None)
-        self.keep.append(a)
-        self.work.append((k, a))
-        self._drain()
         return ["#", k]
 
     def _item(self, v):
@@ -303,6 +299,9 @@ class Encoder:
         ref = self.memo.get(key)
         if ref is not None:
             return ref
+        k = self.origin.get(key)
+        if k is not None:
+            return ["r", k]
         ref = self._alloc(None, v)
         self.memo[key] = ref
         return ref
@@ -315,6 +314,10 @@ class Encoder:
     def _node(self, v):
         t = self._type(v)
         tag = _CONTAINER_TAG.get(t)
+        if t is _Record:  # an object of the other side's class, sent back by name
+            attrs = dict(self._obj_getattr(v, "__dict__"))
+            name = str(attrs.pop("_cr_class", "object"))
+            return ["o", name, [[str(a), self._item(b)] for a, b in attrs.items()]]
         if tag is None and t not in _SCALAR_TAGS and t not in self.trusted_types:
             np_node = self._numpy(v, t)
             if np_node is not None:
@@ -326,14 +329,18 @@ class Encoder:
                 if self.on_object is None:
                     raise Unencodable(t.__name__)
                 return self.on_object(v)
-            if base in _SCALARS:
-                v = base(v)
-                t = base
-            else:
-                tag = _CONTAINER_TAG[base]
-                t = base
+            node = self._base_node(base(v) if base in _SCALARS else v, base)
+            if base in _ANNOTATED:  # the type's name and fields go along: type() tells
+                fields = getattr(t, "_fields", None) if base is tuple else None
+                ok = type(fields) is tuple and all(type(f) is str for f in fields)
+                node.append([t.__name__, list(fields) if ok else None])
+            return node
         if t in self.trusted_types:
             return self._object(v, t)
+        return self._base_node(v, t)
+
+    def _base_node(self, v, t):
+        tag = _CONTAINER_TAG.get(t)
         item = self._item
         if tag == "l":
             return ["l", [item(x) for x in list.__iter__(v)]]
@@ -370,7 +377,7 @@ class Encoder:
         if t is fractions.Fraction:
             return ["frac", item(v.numerator), item(v.denominator)]
         if t is range:
-            return ["r", item(v.start), item(v.stop), item(v.step)]
+            return ["rg", item(v.start), item(v.stop), item(v.step)]
         raise Unencodable(t.__name__)
 
     def _object(self, v, t):
@@ -397,6 +404,7 @@ class Encoder:
 
 
 _SCALARS = (bool, int, float, complex, str, bytes, bytearray)
+_ANNOTATED = {int, float, str, tuple, list, dict, set, frozenset}
 _SCALAR_TAGS = {complex, bytes, bytearray, decimal.Decimal, fractions.Fraction, range}
 _MUTABLE = {list, dict, set, bytearray, collections.deque, collections.OrderedDict,
             collections.defaultdict, collections.Counter}  # fmt: skip
@@ -412,27 +420,46 @@ class Decoder:
     that is not a well-formed encoding raises ``Malformed``.
     """
 
-    def __init__(self, classes=None, on_handle=None, on_callback=None, args=()):
+    def __init__(self, classes=None, on_handle=None, on_callback=None, origin=()):
         self.classes = classes or {}
         self.on_handle = on_handle
         self.on_callback = on_callback
-        self.args = args
+        self.origin = origin
+        """The objects of the request a reply answers, by node index (``["r", k]`` items)."""
+        self.nodes = []
+        self.objs = []
+        self.filling = []
 
-    def decode(self, item, nodes):
+    def decode(self, item, nodes, states=()):
+        """The value of ``item``; with ``states`` (``[k, node]`` pairs: the request's object
+        k as the other side left it) also ``(value, [(k, contents), ...])``."""
         if not isinstance(nodes, list) or len(nodes) > MAX_NODES:
             raise Malformed("bad node table")
-        self.nodes = nodes
-        self.objs = [_UNSET] * len(nodes)
+        if not isinstance(states, list | tuple) or len(states) > MAX_NODES:
+            raise Malformed("bad states")
+        self.nodes = list(nodes)
+        extra = []
+        for st in states:
+            if type(st) is not list or len(st) != 2 or type(st[0]) is not int:
+                raise Malformed("bad state")
+            if not 0 <= st[0] < len(self.origin):
+                raise Malformed("bad state target")
+            extra.append((st[0], len(self.nodes)))
+            self.nodes.append(st[1])
+        self.objs = [_UNSET] * len(self.nodes)
         self.filling = []
         try:
             value = self._item(item)
+            contents = [(k, self._obj(idx)) for k, idx in extra]
             while self.filling:
                 self._fill(*self.filling.pop())
         except Malformed:
             raise
         except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError,
                 ArithmeticError, RecursionError, MemoryError) as exc:  # fmt: skip
-            raise Malformed("%s: %s" % (type(exc).__name__, str(exc)[:100])) from None
+            raise Malformed(f"{type(exc).__name__}: {str(exc)[:100]}") from None
+        if states:
+            return value, contents
         return value
 
     def _item(self, x):
@@ -451,6 +478,11 @@ class Decoder:
             if x[1] not in ("inf", "-inf", "nan"):
                 raise Malformed("bad float")
             return float(x[1])
+        if tag == "r":
+            k = x[1]
+            if type(k) is not int or not 0 <= k < len(self.origin):
+                raise Malformed("bad origin reference")
+            return self.origin[k]
         raise Malformed("bad item tag")
 
     def _obj(self, k):
@@ -527,12 +559,11 @@ class Decoder:
             if self.on_callback is None:
                 raise Malformed("unexpected callback")
             return self.on_callback(node)
-        elif tag == "arg":
-            if type(node[1]) is not int or not 0 <= node[1] < len(self.args):
-                raise Malformed("bad argument reference")
-            return self.args[node[1]]
         else:
             return _UNSET
+        sub = _annotation(node, tag)
+        if sub is not None and tag in ("l", "d", "s"):
+            obj = _synth({"l": list, "d": dict, "s": set}[tag], sub)()
         self.filling.append((obj, node))
         return obj
 
@@ -560,6 +591,16 @@ class Decoder:
                     obj.__dict__[pair[0]] = item(pair[1])
 
     def _immutable(self, node):
+        value = self._base_immutable(node)
+        sub = _annotation(node, node[0])
+        if sub is not None and node[0] in _SUB_BASES:
+            cls = _synth(_SUB_BASES[node[0]], sub)
+            if hasattr(cls, "_fields"):
+                return cls(*value)
+            return cls(value)
+        return value
+
+    def _base_immutable(self, node):
         tag = node[0]
         item = self._item
         if tag == "t":
@@ -579,7 +620,7 @@ class Decoder:
             if type(num) is not int or type(den) is not int:
                 raise Malformed("bad fraction")
             return fractions.Fraction(num, den)
-        if tag == "r":
+        if tag == "rg":
             parts = [item(x) for x in node[1:4]]
             if any(type(p) is not int for p in parts):
                 raise Malformed("bad range")
@@ -619,7 +660,7 @@ class Decoder:
                     arr[i] = x
                 return arr.reshape(shape)
             return np.array(flat, dtype=dtype).reshape(shape)
-        raise Malformed("unknown node tag %r" % (tag,))
+        raise Malformed(f"unknown node tag {tag!r}")
 
 
 class _Sentinel:
@@ -634,7 +675,10 @@ class _Record:
     """An object of a class the decoding side does not have: its attributes, by name."""
 
     def __repr__(self):
-        return "<%s %r>" % (self._cr_class, {k: v for k, v in self.__dict__.items() if k != "_cr_class"})
+        return "<{} {!r}>".format(
+            self._cr_class,
+            {k: v for k, v in self.__dict__.items() if k != "_cr_class"},
+        )
 
 
 def _seq(x):
@@ -649,17 +693,54 @@ def _number(v):
     return v
 
 
+_SUB_BASES = {"t": tuple, "fs": frozenset, "int": int, "float": float, "str": str}
+_SUBCLASSES = {}
+
+
+def _annotation(node, tag):
+    """[type name, fields] of a builtin subclass's node, or None."""
+    at = {"l": 2, "d": 2, "s": 2, "t": 2, "fs": 2, "int": 2, "float": 2, "str": 2}.get(tag)
+    if at is None or len(node) <= at or node[at] is None:
+        return None
+    sub = node[at]
+    if type(sub) is not list or len(sub) != 2 or type(sub[0]) is not str:
+        raise Malformed("bad type annotation")
+    fields = sub[1]
+    if fields is not None and (type(fields) is not list or not all(type(f) is str for f in fields)):
+        raise Malformed("bad fields")
+    return sub[0], tuple(fields) if fields is not None else None
+
+
+def _synth(base, sub):
+    """A stand-in for the program's subclass of a builtin: same name, the base's behaviour
+    (a namedtuple keeps its fields), so ``type(x) == int`` answers as plain Python would."""
+    name, fields = sub
+    key = (base, name, fields)
+    cls = _SUBCLASSES.get(key)
+    if cls is None:
+        safe = name if name.isidentifier() else "Subclass"
+        if (
+            fields is not None
+            and base is tuple
+            and all(f.isidentifier() and not f.startswith("_") for f in fields)
+        ):
+            cls = collections.namedtuple(safe, fields, rename=True)
+        else:
+            cls = type(safe, (base,), {"__module__": "__program__"})
+        cls.__module__ = "__program__"
+        _SUBCLASSES[key] = cls
+    return cls
+
+
 def _child_refs(node):
     """Node indices an immutable node needs first."""
     out = []
     tag = node[0]
     if tag in ("t", "fs"):
         parts = _seq(node[1])
-    elif tag in ("c",):
+    elif tag in ("c",) or tag in ("frac",):
         parts = node[1:3]
-    elif tag in ("frac",):
-        parts = node[1:3]
-    elif tag == "r":
+    elif tag == "rg":
         parts = node[1:4]
     elif tag in ("int", "float"):
         parts = node[1:2]
@@ -684,7 +765,7 @@ def loads(payload):
     try:
         return json.loads(payload)
     except (ValueError, RecursionError, MemoryError) as exc:
-        raise Malformed("not JSON: %s" % type(exc).__name__) from None
+        raise Malformed(f"not JSON: {type(exc).__name__}") from None
 
 
 # ================================================================ the candidate: a callee
@@ -706,6 +787,10 @@ def _flags(obj):
         f += "t"
         if issubclass(obj, BaseException):
             f += "e"
+    elif isinstance(obj, types.ModuleType):
+        f += "m"
+    elif getattr(t, "__eq__", object.__eq__) is not object.__eq__:
+        f += "q"  # the class defines equality: the judge compares such objects by their data
     return f
 
 
@@ -738,6 +823,7 @@ class Callee:
 
     # -- values
     def export(self, obj):
+        """A handle on one of the program's objects (the same object, the same handle)."""
         key = id(obj)
         hid = self.handle_of.get(key)
         if hid is None:
@@ -746,9 +832,11 @@ class Callee:
             self.handles[hid] = obj
             self.handle_of[key] = hid
         flags = _flags(obj)
+        name = getattr(obj, "__name__", None)
+        if not isinstance(name, str):
+            name = type(obj).__name__
         extra = _exc_base(obj) if "e" in flags else None
-        return ["h", hid, flags, getattr(obj, "__name__", type(obj).__name__)
-                if isinstance(getattr(obj, "__name__", None), str) else type(obj).__name__, extra]  # fmt: skip
+        return ["h", hid, flags, name, extra]
 
     def stub(self, node):
         cid = node[1]
@@ -767,9 +855,10 @@ class Callee:
 
         return callback
 
-    def decode(self, msg, args=()):
-        dec = Decoder(self.trusted, on_handle=self._resolve_handle, on_callback=self.stub, args=args)
-        return dec
+    def decoder(self, origin=()):
+        return Decoder(
+            self.trusted, on_handle=self._resolve_handle, on_callback=self.stub, origin=origin
+        )
 
     def _resolve_handle(self, node):
         hid = node[1]
@@ -777,10 +866,17 @@ class Callee:
             raise Malformed("unknown handle")
         return self.handles[hid]
 
-    def reply_value(self, value, args=(), states=()):
-        enc = Encoder(self.trusted, on_object=self.export, args=args)
-        item, nodes, st = enc.encode(value, states)
-        return {"ok": item, "n": nodes, "st": st}
+    def reply(self, value, request=None):
+        """``{"ok": value}``; objects the request sent come back as references to them, and
+        those the call changed come back with their contents (``st``)."""
+        origin, snapshots = request if request is not None else ({}, [])
+        enc = Encoder(self.trusted, on_object=self.export, origin=origin)
+        item, _nodes = enc.encode(value)
+        states = []
+        for k, obj, before in snapshots:
+            if _snapshot(obj) != before:
+                states.append([k, enc.encode_state(obj)])
+        return {"ok": item, "n": enc.nodes, "st": states}
 
     # -- the loop
     def send(self, msg):
@@ -805,7 +901,7 @@ class Callee:
     def call_back(self, cid, args, kwargs):
         """A call of a judge-side function: a request of ours, answered before we go on."""
         enc = Encoder(self.trusted, on_object=self.export)
-        item, nodes, _ = enc.encode([list(args), dict(kwargs)])
+        item, nodes = enc.encode([list(args), dict(kwargs)])
         self.send({"op": "call", "cb": cid, "a": item, "n": nodes})
         while True:
             msg = self.recv()
@@ -817,18 +913,19 @@ class Callee:
                 self.send(self.handle(msg))
                 continue
             if "ok" in msg:
-                return self.decode(msg).decode(msg["ok"], msg.get("n", []))
+                return self.decoder().decode(msg["ok"], msg.get("n", []))
             if "raise" in msg:
-                raise _builtin_exception(msg["raise"])
+                raise _builtin_exception(msg["raise"], self.decoder())
             raise Malformed("bad reply")
 
     def handle(self, msg):
         """One request; the program's exception is data, an exit ends the callee."""
+        op = msg.get("op")
         try:
-            value, args, states = self._op(msg)
+            value, request = self._op(msg)
             if msg.get("plain"):  # the host's own call: it needs the value, not identities
-                args, states = (), ()
-            out = self.reply_value(value, args, states)
+                request = None
+            out = self.reply(value, request)
             if msg.get("truth"):
                 out["truth"] = bool(value)
             return out
@@ -840,7 +937,14 @@ class Callee:
             raise
         except Unencodable as exc:
             return {"raise": {"type": "TypeError", "base": "TypeError",
-                              "msg": "the program returned a value too large to send: %s" % exc}}  # fmt: skip
+                              "msg": f"the program returned a value too large to send: {exc}"}}  # fmt: skip
+        except StopIteration as exc:
+            if op == "next":
+                return {"raise": _describe(exc, self)}
+            # only iteration may end by StopIteration (PEP 479): a function raising it to cut a
+            # loop of the test's short is a failure, not an early end
+            err = RuntimeError("the program raised StopIteration outside iteration")
+            return {"raise": _describe(err, self)}
         except BaseException as exc:
             return {"raise": _describe(exc, self)}
 
@@ -850,95 +954,186 @@ class Callee:
             try:
                 return self.ns[ref]
             except KeyError:
-                raise NameError("name %r is not defined" % ref) from None
+                raise NameError(f"name {ref!r} is not defined") from None
         if type(ref) is int and ref in self.handles:
             return self.handles[ref]
         raise Malformed("bad target")
 
     def _op(self, msg):
+        """(value, request): the request's origins and snapshots when it sent objects."""
         op = msg.get("op")
         if op == "get":
             name = msg.get("name")
             if type(name) is not str:
                 raise Malformed("bad name")
             try:
-                return self.ns[name], (), ()
+                return self.ns[name], None
             except KeyError:
                 if hasattr(builtins, name):
-                    return getattr(builtins, name), (), ()
-                raise NameError("name %r is not defined" % name) from None
+                    return getattr(builtins, name), None
+                raise NameError(f"name {name!r} is not defined") from None
         if op == "calltest":
             fn = _resolve_callable(self.ns, msg.get("fn"), msg.get("cls"))
-            args, kwargs = self._args(msg)
-            return fn(*args, **kwargs), args, range(len(args))
+            (args, kwargs), request = self._args(msg)
+            return fn(*args, **kwargs), request
         target = self._target(msg)
         if op == "call":
-            args, kwargs = self._args(msg)
-            return target(*args, **kwargs), args, range(len(args))
+            (args, kwargs), request = self._args(msg)
+            return target(*args, **kwargs), request
         if op == "getattr":
-            return getattr(target, str(msg.get("name"))), (), ()
+            return getattr(target, str(msg.get("name"))), None
+        if op == "state":  # the data of an object whose class defines equality
+            return [type(target), _attributes(target)], None
         if op == "setattr":
-            value = self._value(msg)
+            value, request = self._value(msg)
             setattr(target, str(msg.get("name")), value)
-            return None, (), ()
+            return None, request
         if op == "delattr":
             delattr(target, str(msg.get("name")))
-            return None, (), ()
+            return None, None
         if op == "getitem":
-            return target[self._value(msg)], (), ()
+            key, request = self._value(msg)
+            return target[key], request
         if op == "setitem":
-            key, value = self._value(msg)
+            (key, value), request = self._value(msg)
             target[key] = value
-            return None, (), ()
+            return None, request
         if op == "delitem":
-            del target[self._value(msg)]
-            return None, (), ()
+            key, request = self._value(msg)
+            del target[key]
+            return None, request
         if op == "len":
-            return len(target), (), ()
+            return len(target), None
         if op == "bool":
-            return bool(target), (), ()
+            return bool(target), None
         if op == "iter":
-            return iter(target), (), ()
+            return iter(target), None
         if op == "next":
-            return next(target), (), ()
+            return next(target), None
         if op == "str":
-            return str(target), (), ()
+            return str(target), None
         if op == "repr":
-            return repr(target), (), ()
+            return repr(target), None
         if op == "format":
-            return format(target, str(msg.get("spec", ""))), (), ()
+            return format(target, str(msg.get("spec", ""))), None
         if op == "isinstance":
-            return isinstance(self._value(msg), target), (), ()
+            value, request = self._value(msg)
+            return isinstance(value, target), request
         if op == "issubclass":
-            return issubclass(self._value(msg), target), (), ()
+            value, request = self._value(msg)
+            return issubclass(value, target), request
         raise Malformed("unknown op")
 
     def _value(self, msg):
-        return self.decode(msg).decode(msg.get("a"), msg.get("n", []))
+        dec = self.decoder()
+        value = dec.decode(msg.get("a"), msg.get("n", []))
+        origin = {}
+        snapshots = []
+        for k, obj in enumerate(dec.objs):
+            if obj is _UNSET or obj is _BUILDING or type(obj) in _ATOMS:
+                continue
+            origin[id(obj)] = k
+            before = _snapshot(obj)
+            if before is not None:
+                snapshots.append((k, obj, before))
+        return value, (origin, snapshots)
 
     def _args(self, msg):
-        got = self._value(msg)
-        if type(got) is not list or len(got) != 2 or type(got[0]) is not list or type(got[1]) is not dict:
+        got, request = self._value(msg)
+        if (
+            type(got) is not list
+            or len(got) != 2
+            or type(got[0]) is not list
+            or type(got[1]) is not dict
+        ):
             raise Malformed("bad arguments")
-        return got[0], got[1]
+        return (got[0], got[1]), request
+
+
+_ATOMS = (type(None), bool, int, float, str)
+
+
+class _Snapshot:
+    """A shallow copy of a mutable object's contents, compared by the identity of its parts."""
+
+    __slots__ = ("kind", "parts")
+
+    def __init__(self, kind, parts):
+        self.kind, self.parts = kind, parts
+
+    def __ne__(self, other):
+        if not isinstance(other, _Snapshot) or self.kind != other.kind:
+            return True
+        a, b = self.parts, other.parts
+        if self.kind == "eq":
+            return a != b
+        return len(a) != len(b) or any(x is not y for x, y in zip(a, b, strict=False))
+
+    def __eq__(self, other):
+        return not self.__ne__(other)
+
+    __hash__ = None
+
+
+def _snapshot(obj):
+    """A snapshot of a mutable object (list, dict, set, bytearray, deque, an object's
+    attributes), or None for an immutable one."""
+    if isinstance(obj, (list, collections.deque)):
+        return _Snapshot("seq", list(obj))
+    if isinstance(obj, dict):
+        return _Snapshot("seq", [x for pair in dict.items(obj) for x in pair])
+    if isinstance(obj, set):
+        return _Snapshot("eq", frozenset(obj))
+    if isinstance(obj, bytearray):
+        return _Snapshot("eq", bytes(obj))
+    if isinstance(
+        obj, (tuple, frozenset, bytes, complex, decimal.Decimal, fractions.Fraction, range)
+    ):
+        return None
+    try:
+        attrs = object.__getattribute__(obj, "__dict__")
+    except AttributeError:
+        return None
+    if callable(obj) or isinstance(obj, type):
+        return None
+    return _Snapshot("seq", [x for pair in attrs.items() for x in pair])
+
+
+def _attributes(obj):
+    try:
+        attrs = dict(object.__getattribute__(obj, "__dict__"))
+    except AttributeError:
+        attrs = {}
+    for klass in type(obj).__mro__:
+        for name in klass.__dict__.get("__slots__", ()) or ():
+            if isinstance(name, str) and name not in attrs:
+                try:
+                    attrs[name] = object.__getattribute__(obj, name)
+                except AttributeError:
+                    pass
+    return attrs
 
 
 def _describe(exc, callee):
-    """An exception of the program's, as data: its type, nearest builtin base and message."""
+    """An exception of the program's, as data: its type, nearest builtin base, message and
+    arguments (so ``e.args`` reads as plain Python would)."""
     t = type(exc)
     try:
         msg = str(exc)[:500]
     except BaseException:
         msg = ""
-    builtin = t.__module__ == "builtins"
     out = {"type": t.__name__, "base": _exc_base(t), "msg": msg}
-    if not builtin:
+    if t.__module__ != "builtins":
         out["cls"] = callee.export(t)[1]
-    if isinstance(exc, StopIteration):
-        try:
-            out["value"] = callee.reply_value(exc.value)
-        except BaseException:
-            pass
+    try:
+        args = exc.value if isinstance(exc, StopIteration) else exc.args
+        enc = Encoder(callee.trusted, on_object=callee.export)
+        item, nodes = enc.encode(args)
+        out["args"] = {"ok": item, "n": nodes}
+        if isinstance(exc, StopIteration):
+            out["value"] = True
+    except BaseException:
+        pass
     return out
 
 
@@ -948,10 +1143,25 @@ _EXCEPTIONS = {
 }  # fmt: skip
 
 
-def _builtin_exception(desc):
+def _builtin_exception(desc, decoder=None):
     if not isinstance(desc, dict):
         return RuntimeError("the other side raised")
     cls = _EXCEPTIONS.get(desc.get("type")) or _EXCEPTIONS.get(desc.get("base")) or RuntimeError
+    return _build_exception(cls, desc, decoder)
+
+
+def _build_exception(cls, desc, decoder):
+    """An exception of ``cls`` with the arguments the other side sent, where they decode."""
+    args = desc.get("args")
+    if decoder is not None and isinstance(args, dict):
+        try:
+            value = decoder.decode(args.get("ok"), args.get("n", []))
+            if desc.get("value") and cls is StopIteration:
+                return StopIteration(value)
+            if type(value) is tuple:
+                return cls(*value)
+        except (Malformed, TypeError, ValueError):
+            pass
     return cls(str(desc.get("msg", ""))[:500])
 
 
@@ -964,10 +1174,18 @@ def _resolve_callable(ns, name, cls_name):
         return ns[name]
     if "Solution" in ns and isinstance(ns["Solution"], type):
         return getattr(ns["Solution"](), name)
-    raise NameError("function %r is not defined" % name)
+    raise NameError(f"function {name!r} is not defined")
 
 
 # ================================================================ the judge: test code
+def _own_classes(ns):
+    """The classes a namespace's own code defined (the problem's setup, the test)."""
+    return {
+        k: v for k, v in dict.items(ns)
+        if isinstance(v, type) and v.__module__ == "__main__" and not issubclass(v, BaseException)
+    }  # fmt: skip
+
+
 class CandidateGone(BaseException):
     """The candidate exited, crashed, hung or broke the protocol: the test cannot pass.
 
@@ -989,6 +1207,8 @@ class Judge:
         self.gone = None
         self.pending_control = []
         self.calls = 0
+        self.ns = None
+        self.comparing = set()
 
     # -- transport
     def _send(self, msg):
@@ -1019,10 +1239,25 @@ class Judge:
                     continue
                 return msg
             except Malformed as exc:
-                self.gone = "the program broke the call protocol (%s)" % exc
+                self.gone = f"the program broke the call protocol ({exc})"
                 raise CandidateGone(self.gone) from None
 
-    def request(self, msg, args=()):
+    def _classes(self):
+        """Classes the codec rebuilds by name: those the setup and the test code define (not
+        the ones they import: a ``deque`` stays a deque)."""
+        ns = self.ns
+        if ns is None:
+            return {}
+        return _own_classes(ns)
+
+    def decoder(self, origin=()):
+        return Decoder(self._classes(), on_handle=self.proxy, origin=origin)
+
+    def request(self, msg, origin=()):
+        """Send a request, wait for its answer (serving callbacks), return the value.
+
+        ``origin``: the objects the request sent, by node index; the answer refers to them
+        as ``["r", k]`` and sends the contents of those the program changed."""
         if self.gone is not None:
             raise CandidateGone(self.gone)
         self.calls += 1
@@ -1037,30 +1272,30 @@ class Judge:
             self.gone = "the program broke the call protocol"
             raise CandidateGone(self.gone)
         try:
-            dec = Decoder(self.classes, on_handle=self.proxy, args=args)
-            value = dec.decode(reply["ok"], reply.get("n", []))
             states = reply.get("st") or []
+            dec = self.decoder(origin)
             if states:
-                if not isinstance(states, list) or len(states) > len(args):
-                    raise Malformed("bad argument states")
-                for a, st in zip(args, states):
-                    if st is not None:
-                        _apply_state(a, dec.decode(st, reply.get("n", [])))
+                value, contents = dec.decode(reply["ok"], reply.get("n", []), states)
+                for k, new in contents:
+                    _apply_state(origin[k], new)
+            else:
+                value = dec.decode(reply["ok"], reply.get("n", []))
         except Malformed as exc:
-            self.gone = "the program sent a malformed value (%s)" % exc
+            self.gone = f"the program sent a malformed value ({exc})"
             raise CandidateGone(self.gone) from None
         return value
 
     def encode(self, value):
-        enc = Encoder(self.classes, on_object=self._export_judge_object)
-        item, nodes, _ = enc.encode(value)
-        return item, nodes
+        """(item, nodes, origin) of a value sent to the program; callables become callbacks."""
+        enc = Encoder(self._classes(), on_object=self._export_judge_object)
+        item, nodes = enc.encode(value)
+        return item, nodes, enc.keep
 
     def _export_judge_object(self, obj):
         if isinstance(obj, _Remote):
             return ["h", object.__getattribute__(obj, "_cr_id")]
-        if isinstance(obj, _RemoteName):
-            raise TypeError("pass the program's function itself, not its name")
+        if isinstance(obj, types.ModuleType):
+            raise TypeError("cannot pass a module to the program")
         if callable(obj):
             key = id(obj)
             cid = self.callback_of.get(key)
@@ -1069,7 +1304,7 @@ class Judge:
                 self.callbacks[cid] = obj
                 self.callback_of[key] = cid
             return ["cb", cid]
-        raise TypeError("cannot pass a %s to the program" % type(obj).__name__)
+        raise TypeError(f"cannot pass a {type(obj).__name__} to the program")
 
     def _serve_callback(self, msg):
         """The program calls a function the test gave it (the only request it may make)."""
@@ -1077,13 +1312,13 @@ class Judge:
             fn = self.callbacks.get(msg.get("cb")) if msg.get("op") == "call" else None
             if fn is None:
                 raise Malformed("the program may only call functions it was given")
-            dec = Decoder(self.classes, on_handle=self.proxy)
+            dec = self.decoder()
             got = dec.decode(msg.get("a"), msg.get("n", []))
-            if type(got) is not list or len(got) != 2:
+            if type(got) is not list or len(got) != 2 or type(got[1]) is not dict:
                 raise Malformed("bad callback arguments")
             try:
                 value = fn(*got[0], **got[1])
-                item, nodes = self.encode(value)
+                item, nodes, _ = self.encode(value)
                 out = {"ok": item, "n": nodes}
             except CandidateGone:
                 raise
@@ -1091,7 +1326,7 @@ class Judge:
                 out = {"raise": {"type": type(exc).__name__, "base": _exc_base(type(exc)),
                                  "msg": str(exc)[:500]}}  # fmt: skip
         except Malformed as exc:
-            self.gone = "the program broke the call protocol (%s)" % exc
+            self.gone = f"the program broke the call protocol ({exc})"
             raise CandidateGone(self.gone) from None
         self._send(out)
 
@@ -1105,24 +1340,20 @@ class Judge:
             cls = _EXCEPTIONS.get(desc.get("type")) or _EXCEPTIONS.get(desc.get("base"))
             if cls is None:
                 cls = RuntimeError
-        exc = cls(str(desc.get("msg", ""))[:500])
-        if cls is StopIteration and isinstance(desc.get("value"), dict):
-            try:
-                v = desc["value"]
-                exc = StopIteration(Decoder(self.classes, on_handle=self.proxy).decode(v.get("ok"), v.get("n", [])))
-            except Malformed:
-                pass
-        return exc
+        return _build_exception(cls, desc, self.decoder())
 
     def _exc_class(self, cls_id, name, base):
         cls = self.exc_classes.get(cls_id)
         if cls is None:
             parent = _EXCEPTIONS.get(base, Exception)
-            cls = type(name, (parent,), {"__module__": "__program__"})
+            cls = type(
+                name if name.isidentifier() else "ProgramError",
+                (parent,),
+                {"__module__": "__program__"},
+            )
             self.exc_classes[cls_id] = cls
         return cls
 
-    # -- proxies
     def proxy(self, node):
         hid = node[1]
         if type(hid) is not int:
@@ -1133,6 +1364,10 @@ class Judge:
             name = str(node[3]) if len(node) > 3 else "object"
             if "e" in flags:
                 got = self._exc_class(hid, name, str(node[4]) if len(node) > 4 else "Exception")
+            elif "m" in flags and _importable(name):
+                got = importlib.import_module(
+                    name
+                )  # a module: the judge's own, never the program's
             else:
                 got = _proxy_class(flags)(self, hid, name)
                 object.__setattr__(got, "_cr_flags", flags)
@@ -1144,6 +1379,7 @@ class Judge:
         ns = _TestNamespace(self, entry)
         ns["__name__"] = "__main__"
         ns["__builtins__"] = builtins
+        self.ns = ns
         try:
             if setup:
                 exec(compile(setup, "<setup>", "exec"), ns)
@@ -1164,6 +1400,15 @@ class Judge:
         return "pass", ""
 
 
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ())) | {"numpy", "sortedcontainers"}
+_MODULE_ALIASES = {"np": "numpy"}
+
+
+def _importable(name):
+    """A module of the runtime a test may mean by this name (the standard library, numpy)."""
+    return name in _STDLIB and not name.startswith("_") and name not in ("this", "antigravity")
+
+
 class _TestNamespace(dict):
     """Globals of test code: each use of an entry-point name goes to the program."""
 
@@ -1175,12 +1420,15 @@ class _TestNamespace(dict):
 
     def __missing__(self, name):
         if name not in self._entry:
+            module = _MODULE_ALIASES.get(name, name)
+            if _importable(module):  # a module the test uses without importing: the judge's own
+                return importlib.import_module(module)
             raise KeyError(name)
         known = self._callable.get(name)
         if known is not None:
             return known
         value = self._judge.request({"op": "get", "name": name})
-        if isinstance(value, (_Remote, type)) and not isinstance(value, _RemoteName):
+        if isinstance(value, _Remote | type) and not isinstance(value, _RemoteName):  # noqa: SIM102
             if isinstance(value, type) or "c" in object.__getattribute__(value, "_cr_flags"):
                 # functions and classes resolve by name at each call, as the program's
                 # global would; values (numbers, lists) are fetched at each use
@@ -1193,7 +1441,7 @@ class _TestNamespace(dict):
 class _Remote:
     """A handle on an object of the program: every use is a request to the candidate."""
 
-    __slots__ = ("_cr_judge", "_cr_id", "_cr_name", "_cr_flags")
+    __slots__ = ("_cr_flags", "_cr_id", "_cr_judge", "_cr_name")
 
     def __init__(self, judge, hid, name):
         object.__setattr__(self, "_cr_judge", judge)
@@ -1211,8 +1459,10 @@ class _Remote:
 
     def _cr_value(self, op, value, **extra):
         judge = object.__getattribute__(self, "_cr_judge")
-        item, nodes = judge.encode(value)
-        return self._cr_req(op, a=item, n=nodes, **extra)
+        item, nodes, origin = judge.encode(value)
+        msg = {"op": op, "t": self._cr_target(), "a": item, "n": nodes}
+        msg.update(extra)
+        return judge.request(msg, origin)
 
     def __getattr__(self, name):
         if name.startswith("_cr_"):
@@ -1241,12 +1491,14 @@ class _Remote:
         return bool(self._cr_req("bool") is True)
 
     def __eq__(self, other):
-        return self is other
+        return _remote_equal(self, other)
 
     def __ne__(self, other):
-        return self is not other
+        return not _remote_equal(self, other)
 
     def __hash__(self):
+        if "q" in object.__getattribute__(self, "_cr_flags"):
+            return hash(_Remote)  # equal by data: one bucket, compared by __eq__
         return hash((_Remote, object.__getattribute__(self, "_cr_id")))
 
     def __instancecheck__(self, obj):
@@ -1256,11 +1508,39 @@ class _Remote:
         return self._cr_value("issubclass", cls) is True
 
 
+def _remote_equal(a, b):
+    """Equality of the program's objects, decided by the judge: the same object is equal
+    to itself; two objects whose class defines ``__eq__`` are equal when they are of the
+    same class and their attributes are equal (the class's own ``__eq__`` is never asked, so
+    an always-equal one buys nothing); anything else is unequal."""
+    if a is b:
+        return True
+    if not isinstance(b, _Remote):
+        return False
+    ga, gb = object.__getattribute__(a, "_cr_id"), object.__getattribute__(b, "_cr_id")
+    if ga == gb:
+        return True
+    flags = object.__getattribute__(a, "_cr_flags")
+    if "q" not in flags or "q" not in object.__getattribute__(b, "_cr_flags"):
+        return False
+    judge = object.__getattribute__(a, "_cr_judge")
+    key = (min(ga, gb), max(ga, gb))
+    if key in judge.comparing:
+        return True  # a cycle: equal so far, as the rest of the comparison decides
+    judge.comparing.add(key)
+    try:
+        cls_a, attrs_a = a._cr_req("state")
+        cls_b, attrs_b = b._cr_req("state")
+        return cls_a is cls_b and attrs_a == attrs_b
+    finally:
+        judge.comparing.discard(key)
+
+
 def _r_call(self, *args, **kwargs):
     judge = object.__getattribute__(self, "_cr_judge")
-    item, nodes = judge.encode([list(args), kwargs])
+    item, nodes, origin = judge.encode([list(args), kwargs])
     msg = {"op": "call", "t": self._cr_target(), "a": item, "n": nodes}
-    return judge.request(msg, args=args)
+    return judge.request(msg, origin)
 
 
 def _r_iter(self):
@@ -1336,42 +1616,51 @@ class _RemoteName(_Remote):
 
     def __eq__(self, other):
         if isinstance(other, _Remote):
-            return object.__getattribute__(self, "_cr_id") == object.__getattribute__(other, "_cr_id")
+            return object.__getattribute__(self, "_cr_id") == object.__getattribute__(
+                other, "_cr_id"
+            )
         return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
 
     def __hash__(self):
         return hash((_Remote, object.__getattribute__(self, "_cr_id")))
 
 
 def _apply_state(orig, new):
-    """Make the judge's argument look as the program left it, in place (identity kept)."""
-    t = type(orig)
-    if t is list and type(new) is list:
-        if len(orig) == len(new):
-            for i, (a, b) in enumerate(zip(orig, new)):
-                if type(a) is type(b) and type(a) in (list, dict, set) and a is not b:
-                    _apply_state(a, b)
-                else:
-                    orig[i] = b
-        else:
-            orig[:] = new
-    elif t in (dict, collections.OrderedDict, collections.Counter, collections.defaultdict) and isinstance(new, dict):
-        orig.clear()
-        orig.update(new)
-    elif t is set and isinstance(new, set):
-        orig.clear()
-        orig.update(new)
-    elif t is bytearray and isinstance(new, bytearray):
+    """Give one of the judge's objects the contents the program left it with, in place.
+
+    Each changed object of a request comes with its own state, and the parts it kept are
+    references to the judge's own objects, so identities survive the call."""
+    if isinstance(orig, list) and isinstance(new, list):
         orig[:] = new
-    elif t is collections.deque and isinstance(new, collections.deque):
+    elif (isinstance(orig, dict) and isinstance(new, dict)) or (
+        isinstance(orig, set) and isinstance(new, set)
+    ):
+        orig.clear()
+        orig.update(new)
+    elif isinstance(orig, bytearray) and isinstance(new, bytearray):
+        orig[:] = new
+    elif isinstance(orig, collections.deque) and isinstance(new, collections.deque):
         orig.clear()
         orig.extend(new)
-    elif hasattr(orig, "__dict__") and not isinstance(orig, type) and type(new).__name__ == t.__name__:
+    elif not isinstance(orig, type) and not callable(orig):
         try:
-            orig.__dict__.clear()
-            orig.__dict__.update(new.__dict__)
-        except (AttributeError, TypeError):
-            pass
+            attrs = dict(object.__getattribute__(new, "__dict__"))
+        except AttributeError:
+            return
+        attrs.pop("_cr_class", None)
+        try:
+            current = object.__getattribute__(orig, "__dict__")
+            current.clear()
+            current.update(attrs)
+        except AttributeError:
+            for name, value in attrs.items():
+                try:
+                    object.__setattr__(orig, name, value)
+                except (AttributeError, TypeError):
+                    pass
 
 
 # ================================================================ the test child
@@ -1396,6 +1685,8 @@ def _limits(job):
     except (ValueError, OSError):
         pass
     try:  # the kernel's OOM killer takes the test, never the runner
+        if _PRCTL is not None:
+            _PRCTL(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: the runner's own files stay closed
         with open("/proc/self/oom_score_adj", "w") as f:
             f.write("1000")
     except OSError:
@@ -1411,8 +1702,12 @@ def _fresh_main():
 
 
 def _std_streams():
-    sys.stdin = io.TextIOWrapper(io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8")
+    sys.stdin = io.TextIOWrapper(
+        io.BufferedReader(io.FileIO(0, "r", closefd=False)), encoding="utf-8"
+    )
+    sys.stdout = io.TextIOWrapper(
+        io.BufferedWriter(io.FileIO(1, "w", closefd=False)), encoding="utf-8"
+    )
     sys.stderr = io.TextIOWrapper(
         io.BufferedWriter(io.FileIO(2, "w", closefd=False)), encoding="utf-8", line_buffering=True
     )
@@ -1440,6 +1735,7 @@ def _exit_code(code):
 
 
 CALL_R, CALL_W = 3, 4  # the test child's call channel (requests in, replies out)
+_INT_DIGITS = sys.get_int_max_str_digits()  # CPython's default, before main() lifts it
 
 
 def _child_main(job, test):
@@ -1449,12 +1745,13 @@ def _child_main(job, test):
     _write, _exit = os.write, os._exit
     try:
         os.chdir("/tmp")
+        sys.set_int_max_str_digits(_INT_DIGITS)  # the program's Python, as plain Python's
         ns = _fresh_main()
         _std_streams()
         setup = job.get("setup")
         if setup:
             exec(job.get("_setup_code") or compile(setup, "<setup>", "exec"), ns)
-        trusted = {k: v for k, v in ns.items() if isinstance(v, type)}
+        trusted = _own_classes(ns)
         program = job.get("_program_code") or compile(job["program"], "<solution>", "exec")
         if kind == "stdio":
             exec(program, ns)
@@ -1749,7 +2046,9 @@ def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf):
         if child.gone() and not announced_gone:
             announced_gone = True
             reason = _GONE.get(child.reason, "the program ended during a call")
-            send_json(ctl_out, {"ev": "gone", "test": index, "reason": reason, "limit": child.reason})
+            send_json(
+                ctl_out, {"ev": "gone", "test": index, "reason": reason, "limit": child.reason}
+            )
         if ready_ctl:
             try:
                 chunk = os.read(ctl_in, 1 << 20)
@@ -1808,7 +2107,9 @@ def _wipe(path):
                     except (OSError, NotImplementedError):
                         pass
                     try:
-                        sub = os.open(entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dfd)
+                        sub = os.open(
+                            entry.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=dfd
+                        )
                     except OSError:
                         continue
                     stack.append((sub, dfd, entry.name))
@@ -1840,6 +2141,20 @@ def _wipe(path):
             os.close(root)
         except OSError:
             pass
+
+
+def _reset_modes():
+    """The writable folders back to the modes they had when the cell started (a program may
+    chmod them, being their owner); True when they already had them."""
+    ok = True
+    for path, mode in _MODES.items():
+        try:
+            if os.stat(path).st_mode & 0o7777 != mode:
+                ok = False
+                os.chmod(path, mode)
+        except OSError:
+            ok = False
+    return ok
 
 
 def _wipe_ipc():
@@ -1876,7 +2191,10 @@ def _precompile(job):
     Compiling runs no program code; a program that does not compile is left to each test
     child, which reports the error as the program's.
     """
-    for src, dst, name in (("program", "_program_code", "<solution>"), ("setup", "_setup_code", "<setup>")):
+    for src, dst, name in (
+        ("program", "_program_code", "<solution>"),
+        ("setup", "_setup_code", "<setup>"),
+    ):
         if job.get(src):
             try:
                 job[dst] = compile(job[src], name, "exec")
@@ -1885,7 +2203,12 @@ def _precompile(job):
 
 
 def _failed(report):
-    return bool(report.get("limit") or report.get("signal") or report.get("exit_code") not in (0, None)) or report.get("ready") is False
+    return (
+        bool(
+            report.get("limit") or report.get("signal") or report.get("exit_code") not in (0, None)
+        )
+        or report.get("ready") is False
+    )
 
 
 def _sample(job, ctl_in, ctl_out, ctl_buf):
@@ -1911,7 +2234,7 @@ def _sample(job, ctl_in, ctl_out, ctl_buf):
             break
         if report.get("limit") == "timeout" and job.get("stop_after_timeout"):
             break  # all-or-nothing: one timeout decides, and the rest would time out too
-    clean = _wipe("/tmp") & _wipe("/dev/shm") & _wipe_ipc()
+    clean = _wipe("/tmp") & _wipe("/dev/shm") & _wipe_ipc() & _reset_modes()
     anomaly = not clean or any(not r.get("clean", True) for r in reports)
     return {"ok": True, "tests": reports, "anomaly": anomaly}
 
@@ -1919,16 +2242,10 @@ def _sample(job, ctl_in, ctl_out, ctl_buf):
 # ================================================================ the judge session
 def _judge_child(job, rfd, wfd):
     try:
-        _limits({**job, "time_s": float(job.get("time_s", 6)) * max(1, len(job.get("tests", []))) + 5})
+        _limits(
+            {**job, "time_s": float(job.get("time_s", 6)) * max(1, len(job.get("tests", []))) + 5}
+        )
         classes = {}
-        for code in (job.get("setup"),):
-            if code:
-                probe = {"__builtins__": builtins, "__name__": "__setup__"}
-                try:
-                    exec(compile(code, "<setup>", "exec"), probe)
-                except BaseException:
-                    pass
-                classes = {k: v for k, v in probe.items() if isinstance(v, type)}
         judge = Judge(rfd, wfd, classes)
         while True:
             frame = read_frame(rfd)
@@ -2000,7 +2317,15 @@ def _judge(job, ctl_in, ctl_out, ctl_buf):
                         write_frame(ctl_out, b"J", payload)
         if running is not None and (time.perf_counter() > deadline or not child_alive):
             reason = "timeout" if child_alive else "the judge died"
-            send_json(ctl_out, {"ev": "verdict", "test": running, "verdict": "timeout" if child_alive else "judge_error", "detail": reason})
+            send_json(
+                ctl_out,
+                {
+                    "ev": "verdict",
+                    "test": running,
+                    "verdict": "timeout" if child_alive else "judge_error",
+                    "detail": reason,
+                },
+            )
             running = None
             break
         if ctl_in in r:
@@ -2037,8 +2362,14 @@ def _judge(job, ctl_in, ctl_out, ctl_buf):
     return {"ok": True, "clean": clean}
 
 
+_PRCTL = None
+_MODES = {}
+
+
 def main():
     import fcntl
+
+    global _PRCTL
 
     ctl_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 100)
     ctl_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 100)
@@ -2051,9 +2382,15 @@ def main():
     try:  # non-dumpable: the program cannot open /proc/<runner>/fd or ptrace the runner
         import ctypes
 
-        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+        _PRCTL = ctypes.CDLL(None).prctl
+        _PRCTL(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
     except Exception:
         pass
+    for path in ("/tmp", "/dev/shm"):  # what _reset_modes restores after each sample
+        try:
+            _MODES[path] = os.stat(path).st_mode & 0o7777
+        except OSError:
+            pass
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     sys.set_int_max_str_digits(0)
     ctl_buf = FrameBuffer()
@@ -2080,9 +2417,9 @@ def main():
                 elif op in ("end", "gone", "close", "run"):
                     continue  # late control for a test or session that is over
                 else:
-                    resp = {"ok": False, "error": "unknown op %r" % (op,)}
+                    resp = {"ok": False, "error": f"unknown op {op!r}"}
             except Exception as exc:  # a runner bug: report it, the host recycles the cell
-                resp = {"ok": False, "error": "%s: %s" % (type(exc).__name__, exc)}
+                resp = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
             send_json(ctl_out, resp)
 
 

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse
 
 from reward_api import __version__
 from reward_api.errors import BrokerUnavailable
+from reward_api.schemas import allow_big_ints
 from reward_api.service import dropin, routes
 from reward_api.service.dispatch import REDIS_ERRORS
 from reward_api.service.gateway import Gateway
@@ -35,6 +36,7 @@ from reward_api.service.settings import ServiceSettings
 def create_app(settings: ServiceSettings | None = None) -> FastAPI:
     """The gateway app; ``settings`` defaults to the environment (read once, here)."""
     settings = settings or ServiceSettings()
+    allow_big_ints()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

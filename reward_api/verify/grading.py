@@ -228,7 +228,9 @@ def grade(
         if "raise" in reply:
             return _raised(reply, time_s)
         if "ok" not in reply:
-            return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="malformed answer")
+            return TestResult(
+                verdict=Verdict.wrong_answer, time_s=time_s, detail="malformed answer"
+            )
         try:
             value = decode_value(reply)
         except Malformed:
@@ -271,9 +273,7 @@ def _holds(check: HostCheck, got: Any, truth: Any) -> bool:
 _JUDGE_VERDICTS = {"assert": Verdict.wrong_answer, "error": Verdict.runtime_error}
 
 
-def _grade_judged(
-    report: dict[str, Any], oom: bool, outcome: dict[str, Any] | None
-) -> TestResult:
+def _grade_judged(report: dict[str, Any], oom: bool, outcome: dict[str, Any] | None) -> TestResult:
     time_s = _time(report)
     verdict = outcome.get("verdict") if isinstance(outcome, dict) else None
     detail = clean_text(outcome.get("detail", "")) if isinstance(outcome, dict) else ""
@@ -287,9 +287,9 @@ def _grade_judged(
     if verdict == "timeout":
         return TestResult(verdict=Verdict.timeout, time_s=time_s, detail="wall time limit")
     if verdict == "gone":
-        failed = _failure(report, oom)
-        if failed is not None:
-            return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
+        why = _failure(report, oom)
+        if why is not None:
+            return TestResult(verdict=why[0], time_s=time_s, detail=why[1])
         return TestResult(verdict=Verdict.runtime_error, time_s=time_s, detail=detail or None)
     # the judge could not finish (it died on what the program sent, or never answered)
     return TestResult(

@@ -29,12 +29,13 @@ from reward_api.sandbox import Cell, CellPool, open_pool
 from reward_api.schemas import (
     AssertTest,
     Problem,
-    StdioTest,
     Result,
     RewardSettings,
     Sample,
+    StdioTest,
     TestResult,
     Verdict,
+    allow_big_ints,
     sandbox_error_result,
 )
 from reward_api.verify.extract import program_of
@@ -90,6 +91,7 @@ class Verifier:
     """Runs jobs in the configured sandbox; thread-safe; close() (or ``with``) frees the pools."""
 
     def __init__(self, settings: VerifierSettings | None = None) -> None:
+        allow_big_ints()
         self.settings = settings or VerifierSettings()
         policy = self.settings.policy()
         self.pool: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
@@ -189,7 +191,8 @@ class Verifier:
         """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
         groups: dict[tuple[str, ...], list[_Work]] = {}
         for u in units:
-            if u.reward.scan_categories:
+            # a program that does not compile is paid 0 anyway; its scan could only stall
+            if u.reward.scan_categories and syntax_verdict(u.program) is None:
                 groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
         if not groups:
             return {}
@@ -379,7 +382,12 @@ class _JudgeSession:
     """
 
     def __init__(
-        self, verifier: Verifier, problem: Problem, plans: list[Plan], judged: list[int], numpy: bool
+        self,
+        verifier: Verifier,
+        problem: Problem,
+        plans: list[Plan],
+        judged: list[int],
+        numpy: bool,
     ) -> None:
         self.verifier = verifier
         self.problem = problem

@@ -21,7 +21,9 @@ cell (CONTRACT.md, trust rule):
 Entry points are the names a test takes from the program: the problem's ``entry_points``
 when given; else the names the test uses without defining or importing them (builtins and
 names the setup code defines excluded), plus every such name that the ``reference``
-defines at top level even if it is a builtin's (MBPP's ``def sum``).
+defines at top level even if it is a builtin's (MBPP's ``def sum``). Names of the
+standard library's modules (and numpy's ``np``) are never entry points: the judge imports
+its own.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import ast
 import builtins
 import functools
 import json
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -44,6 +47,7 @@ PARSE_LOCK = threading.Lock()
 PlanKind = Literal["stdio", "call", "checked", "judge"]
 CheckOp = Literal["==", "!=", "is", "is not", "truthy", "falsy"]
 _BUILTINS = frozenset(dir(builtins))
+_MODULES = frozenset(sys.stdlib_module_names) | {"numpy", "np", "sortedcontainers"}
 _OPS: dict[type[ast.cmpop], CheckOp] = {
     ast.Eq: "==",
     ast.NotEq: "!=",
@@ -93,9 +97,9 @@ def bound_names(tree: ast.AST) -> set[str]:
                 names.add((alias.asname or alias.name).split(".")[0])
         elif isinstance(node, ast.arg):
             names.add(node.arg)
-        elif isinstance(node, ast.ExceptHandler) and node.name:
-            names.add(node.name)
-        elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
+            isinstance(node, ast.MatchAs | ast.MatchStar) and node.name
+        ):
             names.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
             names.add(node.rest)
@@ -151,7 +155,9 @@ def entry_points(problem: Problem, test_code: str) -> tuple[str, ...]:
     loaded, bound = names
     free = loaded - bound - _defined(problem.setup_code)
     reference = _defined(problem.reference)
-    return tuple(sorted((free - _BUILTINS) | (free & reference)))
+    # a module the test uses without importing it (``math.isclose``) is the judge's own,
+    # never the program's: a ``class math`` in the program must not become the test's math
+    return tuple(sorted((free - _BUILTINS - _MODULES) | (free & reference - _MODULES)))
 
 
 def _literal(node: ast.expr) -> tuple[bool, Any]:
@@ -161,7 +167,9 @@ def _literal(node: ast.expr) -> tuple[bool, Any]:
         return False, None
 
 
-def _call_of(node: ast.expr, entry: frozenset[str]) -> tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]] | None:
+def _call_of(
+    node: ast.expr, entry: frozenset[str]
+) -> tuple[str, tuple[Any, ...], tuple[tuple[str, Any], ...]] | None:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         return None
     if node.func.id not in entry:
@@ -243,7 +251,7 @@ def _defines_classes(setup: str | None) -> bool:
 
 def call_payload(op: dict[str, Any], args: list[Any], kwargs: dict[str, Any]) -> str:
     """A request to the candidate with its arguments in the runner's codec."""
-    item, nodes, _ = Encoder().encode([list(args), dict(kwargs)])
+    item, nodes = Encoder().encode([list(args), dict(kwargs)])
     return json.dumps({**op, "a": item, "n": nodes}, separators=(",", ":"), allow_nan=False)
 
 

@@ -68,6 +68,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Literal
 
@@ -81,8 +82,16 @@ HACKING = "reward_hacking"
 SEVERITY_WEIGHT = {"ERROR": 1.0, "WARNING": 0.5, "INFO": 0.2}
 CATEGORY_WEIGHT = {"security": 0.5, "quality": 0.2}
 
-SCAN_TIMEOUT_S = 120.0
-RULE_TIMEOUT_S = 5.0
+RULE_TIMEOUT_S = 2.0
+"""semgrep-core's limit per rule and file; a file with two such timeouts is skipped."""
+BATCH_BASE_S = 10.0
+PER_PROGRAM_S = 0.25
+"""A batch's budget: the base plus this per program (a program scans in ~5 ms here)."""
+ALONE_S = 10.0
+"""The budget of one program scanned alone, after its batch failed."""
+CLI_STARTUP_S = 10.0
+MAX_SCAN_BYTES = 256 << 10
+"""Programs larger than this are not scanned: they are ``unscannable``."""
 
 Engine = Literal["core", "cli"]
 
@@ -229,11 +238,16 @@ def scan_programs(
     categories: Sequence[str] = CATEGORIES,
     prefilter: bool = True,
 ) -> list[StaticReport]:
-    """Scan every program with one engine call; one report per program, in order.
+    """Scan every program; one report per program, in order. Batched, and fail-alone.
 
     ``categories`` selects the rule files; a scan of ``reward_hacking`` alone (what the
     hack gate needs) only hands the engine the programs ``may_hack`` keeps, unless
-    ``prefilter`` is off.
+    ``prefilter`` is off. The batch is one engine call with a time budget that grows with
+    its size; when it fails or runs out of time, each program is scanned alone with a
+    budget of its own, so one program that stalls the engine (tens of thousands of nested
+    calls) is judged on its own: it gets an ``unscannable`` reward-hacking finding, which
+    the hack gate treats as a hack, and every other program its real report. Only an
+    engine that fails on a trivial program too raises ``StaticAnalysisError``.
     """
     cats = tuple(c for c in CATEGORIES if c in set(categories))
     unknown = set(categories) - set(CATEGORIES)
@@ -245,16 +259,65 @@ def scan_programs(
         todo = [i for i in todo if may_hack(programs[i])]
     if not cats or not todo:
         return reports
+    oversized = [
+        i for i in todo if len(programs[i].encode("utf-8", "surrogateescape")) > MAX_SCAN_BYTES
+    ]
+    for i in oversized:
+        reports[i] = _unscannable("it is larger than the scanner's limit")
+    todo = [i for i in todo if i not in set(oversized)]
+    if not todo:
+        return reports
+    try:
+        found = _scan_batch(
+            [programs[i] for i in todo], engine, cats, BATCH_BASE_S + PER_PROGRAM_S * len(todo)
+        )
+        for k, report in found.items():
+            reports[todo[k]] = report
+        return reports
+    except StaticAnalysisError:
+        pass  # one program may have stalled or crashed the engine: each alone now
+    with ThreadPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as pool:
+        alone = list(pool.map(lambda i: _scan_alone(programs[i], engine, cats), todo))
+    failed = [i for i, r in zip(todo, alone, strict=True) if r is None]
+    if failed and len(failed) == len(todo):
+        _scan_batch(["x = 1\n"], engine, cats, ALONE_S)  # the engine itself broken: raises
+    for i, got in zip(todo, alone, strict=True):
+        reports[i] = got if got is not None else _unscannable("the scan ran out of its time")
+    return reports
+
+
+def _scan_batch(
+    programs: Sequence[str], engine: Engine, cats: tuple[str, ...], budget_s: float
+) -> dict[int, StaticReport]:
     with tempfile.TemporaryDirectory(prefix="codereward-scan-") as tmp:
         names = {}
-        for i in todo:
+        for i, program in enumerate(programs):
             name = f"p{i:06d}.py"
-            Path(tmp, name).write_text(programs[i], encoding="utf-8", errors="surrogateescape")
+            Path(tmp, name).write_text(program, encoding="utf-8", errors="surrogateescape")
             names[name] = i
-        raw = _run_core(tmp, list(names), cats) if engine == "core" else _run_cli(tmp, cats)
-    for i, report in _reports(raw, names).items():
-        reports[i] = report
-    return reports
+        if engine == "core":
+            raw = _run_core(tmp, list(names), cats, budget_s)
+        else:
+            raw = _run_cli(tmp, cats, budget_s)
+    return _reports(raw, names)
+
+
+def _scan_alone(program: str, engine: Engine, cats: tuple[str, ...]) -> StaticReport | None:
+    try:
+        return _scan_batch([program], engine, cats, ALONE_S)[0]
+    except StaticAnalysisError:
+        return None
+
+
+def _unscannable(why: str) -> StaticReport:
+    finding = Finding(
+        rule_id="unscannable",
+        category=HACKING,
+        severity="ERROR",
+        line=1,
+        message=f"The program could not be scanned ({why}): the hack gate cannot clear it.",
+    )
+    return StaticReport(findings=[finding], score=0.0)
 
 
 def scan_program(
@@ -264,7 +327,9 @@ def scan_program(
     return scan_programs([program], engine=engine, categories=categories)[0]
 
 
-def _run_core(folder: str, names: list[str], categories: tuple[str, ...]) -> dict[str, Any]:
+def _run_core(
+    folder: str, names: list[str], categories: tuple[str, ...], budget_s: float
+) -> dict[str, Any]:
     rules_path = _merged_rules(categories)
     cmd = [
         _semgrep_core(),
@@ -274,13 +339,14 @@ def _run_core(folder: str, names: list[str], categories: tuple[str, ...]) -> dic
         "-j", "1",
         "-fast",
         "-timeout", str(RULE_TIMEOUT_S),
+        "-timeout_threshold", "2",
         "-max_target_bytes", "0",
         *names,
     ]  # fmt: skip
-    return _run(cmd, cwd=folder)
+    return _run(cmd, cwd=folder, timeout_s=budget_s)
 
 
-def _run_cli(folder: str, categories: tuple[str, ...]) -> dict[str, Any]:
+def _run_cli(folder: str, categories: tuple[str, ...], budget_s: float) -> dict[str, Any]:
     cmd = [
         _semgrep_cli(),
         "scan",
@@ -296,10 +362,12 @@ def _run_cli(folder: str, categories: tuple[str, ...]) -> dict[str, Any]:
         ".",
     ]  # fmt: skip
     env = dict(os.environ, SEMGREP_SEND_METRICS="off", SEMGREP_ENABLE_VERSION_CHECK="0")
-    return _run(cmd, cwd=folder, env=env)
+    return _run(cmd, cwd=folder, env=env, timeout_s=budget_s + CLI_STARTUP_S)
 
 
-def _run(cmd: list[str], cwd: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+def _run(
+    cmd: list[str], cwd: str, env: dict[str, str] | None = None, timeout_s: float = 60.0
+) -> dict[str, Any]:
     try:
         proc = subprocess.run(
             cmd,
@@ -307,7 +375,7 @@ def _run(cmd: list[str], cwd: str, env: dict[str, str] | None = None) -> dict[st
             env=env,
             capture_output=True,
             text=True,
-            timeout=SCAN_TIMEOUT_S,
+            timeout=timeout_s,
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
@@ -359,7 +427,14 @@ def _reports(raw: dict[str, Any], names: dict[str, int]) -> dict[int, StaticRepo
     for error in raw.get("errors", []):
         name = _error_path(error)
         i = names.get(name) if name else None
-        if i is None or not _is_parse_error(error):
+        if i is None:
+            continue
+        if _is_budget_error(error):
+            per_program[i][("unscannable", 1)] = _unscannable(
+                "the scan ran out of its time"
+            ).findings[0]
+            continue
+        if not _is_parse_error(error):
             continue
         line = int(
             (error.get("location") or error.get("spans", [{}])[0] or {})
@@ -389,3 +464,11 @@ def _is_parse_error(error: dict[str, Any]) -> bool:
     if isinstance(kind, list):
         kind = kind[0] if kind else ""
     return "syntax" in str(kind).lower() or "pars" in str(kind).lower()
+
+
+def _is_budget_error(error: dict[str, Any]) -> bool:
+    kind = error.get("error_type") or error.get("type") or ""
+    if isinstance(kind, list):
+        kind = kind[0] if kind else ""
+    text = str(kind).lower()
+    return "timeout" in text or "memory" in text or "toobig" in text.replace(" ", "")
