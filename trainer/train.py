@@ -39,7 +39,7 @@ from trainer.passk import evaluate
 from trainer.policy import response_logprobs, save_weights
 from trainer.rewards import RewardRequest, RewardSource, make_reward_source
 from trainer.rollout import Completion, RolloutEngine, make_engine
-from trainer.toyproblems import read_jsonl
+from trainer.problems import read_jsonl
 
 log = logging.getLogger("trainer")
 

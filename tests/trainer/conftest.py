@@ -14,7 +14,7 @@ import pytest
 
 @pytest.fixture(scope="session")
 def toy_split() -> tuple[list[dict], list[dict]]:
-    from trainer import toyproblems
+    from trainer.demo import toyproblems
 
     return toyproblems.make_split(seed=0, k_max=9)
 
@@ -23,7 +23,7 @@ def toy_split() -> tuple[list[dict], list[dict]]:
 def tiny_model_dir(tmp_path_factory, toy_split) -> Path:
     """A random tiny Llama (head_dim 64, untied embeddings) with a BPE tokenizer."""
     pytest.importorskip("torch")
-    from trainer.tinymodel import build_tiny_model
+    from trainer.demo.tinymodel import build_tiny_model
 
     train, heldout = toy_split
     texts = [p["prompt"] + p["reference"] for p in train + heldout]

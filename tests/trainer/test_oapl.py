@@ -115,7 +115,7 @@ def test_gpu_bench_script_runs_a_tiny_model_on_cpu():
     argv = "--device cpu --layers 1 --hidden 64 --vocab 256 --groups 2 --group-size 2"
     argv += " --prompt-len 4 --response-len 4 --steps 1"
     proc = subprocess.run(
-        [sys.executable, "-m", "trainer.gpu_bench", *argv.split()],
+        [sys.executable, "-m", "trainer.demo.gpu_bench", *argv.split()],
         cwd=Path(__file__).resolve().parents[2],
         capture_output=True,
         text=True,

@@ -9,7 +9,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from trainer import toyproblems
+from trainer.demo import toyproblems
+from trainer.problems import write_jsonl
 from trainer.config import TrainConfig
 
 
@@ -22,7 +23,7 @@ def test_offline_run_fills_missing_rewards_and_logprobs(tmp_path, tiny_model_dir
     from trainer.train import train
 
     problems = toy_split[0][:2]
-    toyproblems.write_jsonl(tmp_path / "problems.jsonl", problems)
+    write_jsonl(tmp_path / "problems.jsonl", problems)
     rows = []
     for p in problems:
         wrong = toyproblems.program_for(p["metadata"]["family"], p["metadata"]["k"] + 1)
@@ -32,7 +33,7 @@ def test_offline_run_fills_missing_rewards_and_logprobs(tmp_path, tiny_model_dir
             {"problem_id": p["id"], "completion": wrong, "reward": 0.25, "behavior_logprob": -3.0}
         ]
     rows.append({"problem_id": problems[0]["id"], "completion": "tail dropped"})
-    toyproblems.write_jsonl(tmp_path / "offline.jsonl", rows)
+    write_jsonl(tmp_path / "offline.jsonl", rows)
 
     tokenizer = AutoTokenizer.from_pretrained(tiny_model_dir)
     model = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)

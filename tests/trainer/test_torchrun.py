@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from trainer import toyproblems
+from trainer.demo import toyproblems
+from trainer.problems import write_jsonl
 
 torch = pytest.importorskip("torch")
 
@@ -27,7 +28,7 @@ def _free_port() -> int:
 def test_two_ranks_under_torchrun_train_in_lockstep(tmp_path, tiny_model_dir, toy_split):
     from safetensors.torch import load_file
 
-    toyproblems.write_jsonl(tmp_path / "train.jsonl", toy_split[0][:4])
+    write_jsonl(tmp_path / "train.jsonl", toy_split[0][:4])
     cfg = tmp_path / "cfg.toml"
     cfg.write_text(
         f"""

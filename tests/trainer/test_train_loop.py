@@ -13,14 +13,15 @@ import pytest
 
 pytest.importorskip("torch")
 
-from trainer import toyproblems
+from trainer.demo import toyproblems
+from trainer.problems import write_jsonl
 from trainer.config import TrainConfig
 
 
 def _config(tmp_path, model_dir, split, steps, **algo):
     train_set, heldout = split
-    toyproblems.write_jsonl(tmp_path / "train.jsonl", train_set[:6])
-    toyproblems.write_jsonl(tmp_path / "heldout.jsonl", heldout[:2])
+    write_jsonl(tmp_path / "train.jsonl", train_set[:6])
+    write_jsonl(tmp_path / "heldout.jsonl", heldout[:2])
     return TrainConfig.model_validate(
         {
             "run": {"out_dir": str(tmp_path / "run"), "steps": steps, "torch_threads": 1},

@@ -65,11 +65,12 @@ SCRIPT = textwrap.dedent(
         after = gap(engine.generate(prompts, 3, 1.0, 12, seed=3))
 
         # the same engine inside the training loop: two steps, a verified sync after each
-        from trainer import toyproblems
+        from trainer.demo import toyproblems
+        from trainer.problems import write_jsonl
         from trainer.train import train
 
         problems = toyproblems.make_split(seed=0, k_max=9)[0][:4]
-        toyproblems.write_jsonl(out_dir / "train.jsonl", problems)
+        write_jsonl(out_dir / "train.jsonl", problems)
         run_cfg = TrainConfig.model_validate(
             {"run": {"out_dir": str(out_dir / "run"), "steps": 2, "torch_threads": 1},
              "model": {"path": model_dir}, "data": {"problems": str(out_dir / "train.jsonl")},

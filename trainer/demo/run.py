@@ -1,7 +1,7 @@
 """``make demo``: proof that OAPL learns, on this CPU, against the real verifier.
 
-1. Generate the toy problem set (``trainer.toyproblems``), split by (family, K).
-2. Build a tiny Llama and a BPE tokenizer locally (``trainer.tinymodel``).
+1. Generate the toy problem set (``trainer.demo.toyproblems``), split by (family, K).
+2. Build a tiny Llama and a BPE tokenizer locally (``trainer.demo.tinymodel``).
 3. Warm start with supervised learning on noisy solutions (a share use a wrong constant),
    so the policy knows the format but often misses the constant.
 4. Train with OAPL, then with the GRPO baseline, from the same warm start, with rewards
@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trainer import toyproblems
+from trainer.demo import toyproblems
+from trainer.problems import write_jsonl
 from trainer.config import TrainConfig
 
 
@@ -78,13 +79,13 @@ def demo_config(
 
 def prepare(out: Path, warm_steps: int, wrong_fraction: float) -> Path:
     """Problems, tiny model and warm start; returns the warm-started model folder."""
-    from trainer.tinymodel import build_tiny_model
-    from trainer.warmstart import warm_start
+    from trainer.demo.tinymodel import build_tiny_model
+    from trainer.demo.warmstart import warm_start
 
     train_set, heldout = toyproblems.make_split(seed=0)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    toyproblems.write_jsonl(out / "data" / "train.jsonl", train_set)
-    toyproblems.write_jsonl(out / "data" / "heldout.jsonl", heldout)
+    write_jsonl(out / "data" / "train.jsonl", train_set)
+    write_jsonl(out / "data" / "heldout.jsonl", heldout)
     texts = [p["prompt"] + p["reference"] for p in train_set + heldout]
     init = build_tiny_model(out / "init", texts)
     examples = toyproblems.warm_start_examples(train_set, 4000, wrong_fraction, seed=0)
@@ -174,6 +175,3 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(summary, indent=1))
     return 0
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,7 +1,7 @@
 """Learner throughput and MFU of the OAPL update on a random ~0.5B Llama in bf16 (CUDA).
 
 Never required: the project runs and tests without a GPU. On a machine with one,
-``python -m trainer.gpu_bench`` (or ``make gpu-bench``) builds a randomly initialised Llama
+``python -m trainer.demo.gpu_bench`` (or ``make gpu-bench``) builds a randomly initialised Llama
 of about 0.5B parameters (Qwen2.5-0.5B widths, 16 layers, untied embeddings), feeds it B groups of
 G random (prompt, response) sequences and times full OAPL steps: forward, sequence
 log-probs, ``oapl_loss``, backward, AdamW. It prints one JSON line: learner tokens per
@@ -22,7 +22,7 @@ PEAK_BF16_TFLOPS = {"H200": 989.0, "H100": 989.0, "A100": 312.0, "L40S": 362.0, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m trainer.gpu_bench")
+    parser = argparse.ArgumentParser(prog="python -m trainer.demo.gpu_bench")
     parser.add_argument("--groups", type=int, default=8, help="B: groups per step")
     parser.add_argument("--group-size", type=int, default=8, help="G: completions per group")
     parser.add_argument("--prompt-len", type=int, default=256)
