@@ -23,9 +23,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from trainer.demo import toyproblems
-from trainer.problems import write_jsonl
 from trainer.config import TrainConfig
+from trainer.problems import write_jsonl
 from trainer.rewards import HttpRewards, RewardRequest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -150,7 +149,8 @@ def test_killed_reward_request_loses_no_training_step(serve, tmp_path, tiny_mode
                 "url": f"http://127.0.0.1:{proxy.port}",
                 "retry_backoff_s": 0.05,
             },
-            "algo": {"groups_per_step": 2, "sync_every_steps": 0, "lr": 1e-3},
+            "algo": {"groups_per_step": 2, "sync_every_steps": 0},
+            "optim": {"lr": 1e-3},
             "log": {"tensorboard": False},
             "checkpoint": {"every_steps": 0},
         }

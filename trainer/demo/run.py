@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from trainer.config import TrainConfig
 from trainer.demo import toyproblems
 from trainer.problems import write_jsonl
-from trainer.config import TrainConfig
 
 
 def demo_config(
@@ -34,7 +34,6 @@ def demo_config(
     """The demo's training config for ``loss`` ('oapl' or 'grpo')."""
     algo: dict[str, Any] = {
         "loss": loss,
-        "lr": 2e-4,
         # β₁ = β₂ = β: the target policy is π_vllm·exp(r/β)/Z; 0.5 moves far per sync
         # without the swings a smaller β (sharper target) showed on this tiny model
         "beta_value": 0.5,
@@ -42,8 +41,10 @@ def demo_config(
         "groups_per_step": 8,
         "min_fresh_groups": 4,
         "sync_every_steps": 10,
-        "grad_clip": 1.0,
     }
+    # a 0.4M-parameter model from a short warm start: lr 2e-4, constant (the reference's
+    # 1e-6 with cosine decay is for billion-parameter models); AdamW (0.9, 0.95), eps 1e-10
+    optim = {"lr": 2e-4, "schedule": "constant", "warmup_steps": 0, "grad_clip": 1.0}
     reward: dict[str, Any] = {"source": "local"}
     if reward_url:
         reward = {"source": "http", "url": reward_url}
@@ -70,7 +71,13 @@ def demo_config(
             },
             "reward": reward,
             "algo": algo,
-            "eval": {"samples_per_problem": 16, "ks": [1, 4, 16], "temperature": 1.0},
+            "optim": optim,
+            "eval": {
+                "every_steps": 10,
+                "samples_per_problem": 16,
+                "ks": [1, 4, 16],
+                "temperature": 1.0,
+            },
             "log": {"tensorboard": True},
             "checkpoint": {"every_steps": 0, "keep": 1},
         }
@@ -174,4 +181,3 @@ def main(argv: list[str] | None = None) -> int:
     plot(out, curves)
     print(json.dumps(summary, indent=1))
     return 0
-
