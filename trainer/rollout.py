@@ -282,6 +282,10 @@ class VLLMEngine:
         self.sleep_level = sleep_level
         self.tensor_parallel_size = tensor_parallel_size
         extra: dict[str, Any] = {} if max_model_len is None else {"max_model_len": max_model_len}
+        if weight_sync == "ipc":
+            # CUDA IPC handles (storage types, devices) cross vLLM's RPC only pickled; the
+            # peers are this machine's learner and the engine it spawned
+            os.environ.setdefault("VLLM_ALLOW_INSECURE_SERIALIZATION", "1")
         if weight_sync != "files":
             from vllm.config import WeightTransferConfig
 

@@ -363,8 +363,9 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         if device.startswith("cuda"):
             device = f"cuda:{int(os.environ.get('LOCAL_RANK', '0'))}"
             torch.cuda.set_device(device)
-    elif device == "cuda":
-        device = "cuda:0"
+    elif device.startswith("cuda"):
+        device = "cuda:0" if device == "cuda" else device
+        torch.cuda.set_device(device)  # NCCL and IPC weight sync use the current device
     is_main = rank == 0
     sync_dir = out_dir / ("sync" if world == 1 else f"sync-rank{rank}")
     if is_main:

@@ -17,7 +17,10 @@ repacks) each layer whose weights arrived. This module picks the trainer side:
   imports this module through ``worker_extension_cls = GlooWorkerExtension``.
 
 What is not covered: a learner with several ranks sending to one shared engine (each rank
-here has its own engine), and vLLM's packed or sparse variants.
+here has its own engine), and vLLM's packed or sparse variants. Trust: the ``ipc`` path
+needs ``VLLM_ALLOW_INSECURE_SERIALIZATION=1`` (CUDA IPC handles cross vLLM's RPC pickled),
+which ``VLLMEngine`` sets for the engine it spawns; its peers are this machine's learner
+and that engine, nothing listening on a network.
 """
 
 from __future__ import annotations

@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-
 FAMILIES = ("add", "sub", "mul", "sum")
 _OPS = {"add": "+", "sub": "-", "mul": "*"}
 
