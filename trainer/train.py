@@ -437,7 +437,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         )  # fmt: skip
         offline = OfflineBatches(groups, seed=seed)
         log.info("offline: %d groups (%d dropped for sandbox_error)", len(groups), dropped)
-    needs_engine = not data.offline or (heldout and is_main)
+    needs_engine = not data.offline or bool(heldout)  # offline: for evaluation only
     weight_sync = resolve_weight_sync(cfg, device, world)
     if engine is None and needs_engine:
         engine_kwargs: dict[str, Any] = (
@@ -482,9 +482,16 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             cfg, engine, rewards, buffer, problems, renderer, sampling, learner_step, seed
         ).start()
 
+    evaluated_at: list[int] = [e["step"] for e in state["evals"]][-1:]
+
     def run_eval(step: int, engine_is_learner: bool) -> None:
-        """Held-out pass@k from the learner's weights (the engine's are restored after)."""
-        if engine is None or not heldout or not is_main:
+        """Held-out pass@k from the learner's weights (the engine's are restored after).
+
+        Every rank loads and checks its engine (gathering FSDP shards and the learner's
+        forward are collective); the main rank evaluates and writes.
+        """
+        evaluated_at.append(step)  # on every rank (only the main rank keeps the results)
+        if engine is None or not heldout:
             return
         t0 = time.perf_counter()
         result: dict[str, float] = {}
@@ -493,12 +500,15 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             result["eval/logprob_gap"] = check_sync(
                 cfg, learner, engine, check_prompts, sampling, pad_id, seed + step, device
             )
-        result |= evaluate(
-            engine, rewards, heldout, renderer, cfg.eval.samples_per_problem, cfg.eval.ks,
-            eval_sampling, seed=cfg.run.seed + 7,
-        )  # fmt: skip
+        if is_main:
+            result |= evaluate(
+                engine, rewards, heldout, renderer, cfg.eval.samples_per_problem, cfg.eval.ks,
+                eval_sampling, seed=cfg.run.seed + 7,
+            )  # fmt: skip
         if not engine_is_learner and engine_weights is not None:
             engine.update_weights(engine_weights)
+        if not is_main:
+            return
         result["time/eval"] = time.perf_counter() - t0
         state["evals"].append({"step": step, **result})
         assert metrics is not None
@@ -599,7 +609,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             sampler.close()
 
     # -- the end: last eval, final weights, close ---------------------------------------------
-    if not state["evals"] or state["evals"][-1]["step"] != state["step"]:
+    if not evaluated_at or evaluated_at[-1] != state["step"]:
         run_eval(state["step"], engine_is_learner=False)
     checkpoint.save(ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep, is_main)
     save_pretrained(learner, tokenizer, out_dir / "final", is_main)

@@ -24,7 +24,7 @@ REFERENCE = OptimConfig(schedule="constant", warmup_steps=0)  # lr 1e-6, (0.9, 0
 
 
 def _moved(before, model):
-    deltas = [(p.detach().float() - b).abs() for b, p in zip(before, model.parameters())]
+    deltas = [(p.detach().float() - b.detach()).abs() for b, p in zip(before, model.parameters())]
     return max(float(d.max()) for d in deltas), sum(float(d.sum()) for d in deltas)
 
 

@@ -1,5 +1,5 @@
 """Two learner ranks under ``torchrun`` (gloo on CPU): DDP replicas, or FSDP2 shards behind
-the same config; each rank has its own sampler and engine."""
+the same config; each rank has its own sampler and engine; evaluation between syncs."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ def test_two_ranks_under_torchrun_train(tmp_path, tiny_model_dir, toy_split, str
     from safetensors.torch import load_file
 
     write_jsonl(tmp_path / "train.jsonl", toy_split[0][:4])
+    write_jsonl(tmp_path / "heldout.jsonl", toy_split[1][:2])
     cfg = tmp_path / "cfg.toml"
     cfg.write_text(
         f"""
@@ -43,6 +44,7 @@ strategy = "{strategy}"
 path = "{tiny_model_dir}"
 [data]
 problems = "{tmp_path / "train.jsonl"}"
+heldout = "{tmp_path / "heldout.jsonl"}"
 [rollout]
 group_size = 2
 prompts_per_batch = 2
@@ -50,9 +52,13 @@ max_new_tokens = 12
 sync_check_tolerance = 1e-4
 [algo]
 groups_per_step = 2
-sync_every_steps = 1
+sync_every_steps = 2
 [optim]
 lr = 1e-3
+[eval]
+every_steps = 1
+samples_per_problem = 2
+ks = [1]
 [checkpoint]
 every_steps = 1
 [log]
@@ -73,8 +79,13 @@ tensorboard = false
     rows = [json.loads(x) for x in (run / "metrics.jsonl").read_text().splitlines()]
     steps = [r for r in rows if "loss" in r]
     assert [r["step"] for r in steps] == [1, 2]
-    # each rank's engine got the whole (gathered) learner and agrees with it
-    assert all(r["sync/logprob_gap"] < 1e-4 for r in steps)
+    # each rank's engine got the whole (gathered) learner and agrees with it, at the sync
+    # (step 2) and for the evaluation between syncs (step 1), which every rank joins
+    assert [r["step"] for r in steps if "sync/logprob_gap" in r] == [2]
+    assert steps[1]["sync/logprob_gap"] < 1e-4
+    evals = [r for r in rows if "pass@1" in r]
+    assert [r["step"] for r in evals] == [0, 1, 2]
+    assert evals[1]["eval/logprob_gap"] < 1e-4
     final = load_file(str(run / "final" / "model.safetensors"))
     start = load_file(str(tiny_model_dir / "model.safetensors"))
     assert set(start) <= set(final)
