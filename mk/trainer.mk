@@ -16,7 +16,7 @@ test-trainer: trainer-deps ## trainer tests, vLLM on this CPU included (GPU-mark
 
 trainer-test: test-trainer
 
-demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO on the real verifier; writes runs/demo (~15 min)
+demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO on the real verifier; writes runs/demo (~6 min on 2 cores)
 	OMP_NUM_THREADS=1 $(PY) -m trainer.demo --out runs/demo
 
 gpu-bench: trainer-deps ## one H200 for a few minutes: random 0.5B Qwen2 with vLLM; learner tokens/s, MFU, rollout tokens/s, sync s (needs CUDA)

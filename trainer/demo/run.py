@@ -6,7 +6,7 @@
    so the policy knows the format but often misses the constant.
 4. Train with OAPL, then with the GRPO baseline, from the same warm start, with rewards
    from the in-process verifier (``reward.source = "local"``; ``--reward-url`` uses a running
-   ``codereward serve`` instead), measuring held-out pass@k at every sync.
+   ``codereward serve`` instead), measuring held-out pass@k from the learner every 10 steps.
 5. Write ``curves.json``, ``curves.png`` (training reward and held-out pass@1 per step, both
    methods) and ``passk.json`` (before and after) into the output folder.
 
