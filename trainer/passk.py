@@ -2,7 +2,8 @@
 
 ``pass_at_k(n, c, k) = 1 − C(n−c, k) / C(n, k)`` is ``reward_api.pass_at_k``, one
 estimator for ``codereward eval`` and the trainer. ``evaluate`` samples n completions per
-problem with an engine, scores them and averages pass@k over problems; problems with any
+problem with an engine (holding whatever weights the caller gave it: the trainer gives it
+the learner's), scores them and averages pass@k over problems; problems with any
 ``sandbox_error`` are left out and counted.
 """
 
@@ -11,19 +12,21 @@ from __future__ import annotations
 from typing import Any
 
 from reward_api import pass_at_k
+from trainer.problems import PromptRenderer
 from trainer.rewards import RewardRequest, RewardSource
-from trainer.rollout import RolloutEngine
+from trainer.rollout import RolloutEngine, Sampling
+
+__all__ = ["evaluate", "pass_at_k"]
 
 
 def evaluate(
     engine: RolloutEngine,
     rewards: RewardSource,
     problems: list[dict[str, Any]],
+    renderer: PromptRenderer,
     n: int,
     ks: list[int],
-    temperature: float,
-    max_new_tokens: int,
-    prompt_template: str = "{prompt}",
+    sampling: Sampling,
     seed: int = 0,
     batch_prompts: int = 16,
 ) -> dict[str, float]:
@@ -32,8 +35,7 @@ def evaluate(
     dropped = 0
     for start in range(0, len(problems), batch_prompts):
         chunk = problems[start : start + batch_prompts]
-        prompts = [prompt_template.format(prompt=p["prompt"]) for p in chunk]
-        groups = engine.generate(prompts, n, temperature, max_new_tokens, seed + start)
+        groups = engine.generate([renderer.ids(p) for p in chunk], n, sampling, seed + start)
         requests = [
             RewardRequest(problem=p, completion=c.text, sample_id=f"eval-{p['id']}-{j}")
             for p, group in zip(chunk, groups, strict=True)

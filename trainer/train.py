@@ -1,18 +1,23 @@
-"""The training spine, top to bottom: rollout → reward → buffer → update → sync.
+"""The training spine, top to bottom: rollout → reward → buffer → update → sync → eval.
 
 1. A ``Sampler`` thread asks the engine for G completions per prompt with the engine's
    (lagged) weights, hands each batch to a reward pool and goes on generating while it is
    scored: generation and rewards overlap. A scored group enters the buffer tagged with the
    policy version that sampled it; a group with any missing reward (``sandbox_error``) is
-   dropped, never scored 0.
-2. The learner takes B groups per step and applies the OAPL update (or the GRPO baseline).
-3. Every L steps the learner's weights go to the engine (a safetensors reload that works for
-   both engines and on GPUs), a few samples are re-scored to prove the engine and learner
-   agree, the buffer is cleared, and held-out pass@k is measured.
-4. Metrics go to ``metrics.jsonl`` and TensorBoard; checkpoints allow resume.
+   dropped, never scored 0. With the engine on its own devices (``placement = "separate"``)
+   it generates while the learner steps; colocated with ``sleep_level`` it sleeps then.
+2. The learner takes B groups per step and applies the OAPL update (or the GRPO baseline)
+   in micro-batches under a token budget, float32 master weights with bf16 autocast.
+3. Every L steps the learner's weights go to the engine (in memory: gloo, NCCL or CUDA
+   IPC; files as the fallback), a few samples are re-scored to prove the engine and
+   learner agree, and the buffer is cleared.
+4. Every N steps (independent of L) held-out pass@k is measured from the learner's
+   weights: the engine gets them for the evaluation and its lagged weights back after.
+5. Metrics go to ``metrics.jsonl`` and TensorBoard; checkpoints allow resume.
 
 Every stage is timed under the metric key ``time/<stage>``. With ``data.offline`` set there
-is no engine and no sync: offline RL on a fixed dataset.
+is no sampler and no sync: offline RL on a fixed dataset, every pass reshuffled; an engine
+is still built when there are held-out problems, for evaluation only.
 """
 
 from __future__ import annotations
@@ -33,13 +38,22 @@ import torch
 from trainer import checkpoint
 from trainer.buffer import Group, RolloutBuffer
 from trainer.config import TrainConfig
+from trainer.learner import (
+    autocast,
+    distribute,
+    load_policy,
+    lr_factor,
+    make_optimizer,
+    micro_batches,
+    set_lr,
+)
 from trainer.metrics import MetricsWriter
-from trainer.oapl import grpo_loss, oapl_loss
+from trainer.oapl import group_advantages, grpo_surrogates, oapl_residuals, oapl_targets
 from trainer.passk import evaluate
-from trainer.policy import response_logprobs, save_weights
+from trainer.policy import LearnerWeights, StoredWeights, response_logprobs, save_pretrained
+from trainer.problems import PromptRenderer, read_jsonl
 from trainer.rewards import RewardRequest, RewardSource, make_reward_source
-from trainer.rollout import Completion, RolloutEngine, make_engine
-from trainer.toyproblems import read_jsonl
+from trainer.rollout import Completion, RolloutEngine, Sampling, make_engine
 
 log = logging.getLogger("trainer")
 
@@ -54,11 +68,13 @@ class Sampler:
         rewards: RewardSource,
         buffer: RolloutBuffer,
         problems: list[dict[str, Any]],
+        renderer: PromptRenderer,
+        sampling: Sampling,
         learner_step: list[int],
         seed: int,
     ) -> None:
         self.cfg, self.engine, self.rewards, self.buffer = cfg, engine, rewards, buffer
-        self.problems = problems
+        self.problems, self.renderer, self.sampling = problems, renderer, sampling
         self.learner_step = learner_step  # shared one-element list: the learner's step
         self.seed = seed  # differs per rank under torchrun
         self.rng = random.Random(seed)
@@ -99,17 +115,14 @@ class Sampler:
                 problems = self.rng.sample(
                     self.problems, min(ro.prompts_per_batch, len(self.problems))
                 )
-                prompts = [
-                    self.cfg.data.prompt_template.format(prompt=p["prompt"]) for p in problems
-                ]
+                prompts = [self.renderer.ids(p) for p in problems]
                 with self.engine_lock:
                     version, step = self.buffer.version, self.learner_step[0]
                     t0 = time.perf_counter()
                     groups = self.engine.generate(
                         prompts,
                         ro.group_size,
-                        ro.temperature,
-                        ro.max_new_tokens,
+                        self.sampling,
                         seed=self.seed * 1_000_003 + self._batch,
                     )
                     gen_s = time.perf_counter() - t0
@@ -117,6 +130,8 @@ class Sampler:
                 n_tokens = sum(len(c.token_ids) for g in groups for c in g)
                 self._add("time/generate", gen_s)
                 self._add("rollout/tokens", n_tokens)
+                self._add("rollout/truncated", sum(c.truncated for g in groups for c in g))
+                self._add("rollout/samples", sum(len(g) for g in groups))
                 if self.stop.is_set():
                     break
                 future = self.reward_pool.submit(self._score, problems, groups, version, step)
@@ -184,55 +199,69 @@ def learner_update(
     groups: list[Group],
     pad_id: int,
     step: int,
+    device: str = "cpu",
 ) -> dict[str, float]:
     """One optimizer step on B groups; returns the step's metrics.
 
-    The forward and backward run over ``algo.micro_batch_groups`` groups at a time. Both
-    losses are means of per-group terms (V̂* and the GRPO advantages are per group), so
-    weighting each chunk's loss by its share of the groups gives the full-batch gradient.
+    Targets (OAPL's r − V̂*, GRPO's advantages) come from each group's rewards alone, so the
+    samples can be packed into any micro-batches (``algo.micro_batch_tokens``): each pass
+    adds its samples' share of the B·G mean, and the summed gradient is the full batch's.
+    Truncated responses get weight 0 with ``algo.mask_truncated``.
     """
-    algo = cfg.algo
+    algo, ro = cfg.algo, cfg.rollout
     b, g = len(groups), len(groups[0].completions)
-    chunk_size = algo.micro_batch_groups or b
+    comps = [c for grp in groups for c in grp.completions]
+    rewards = torch.tensor([grp.rewards for grp in groups], dtype=torch.float64)
+    if algo.loss == "oapl":
+        targets = oapl_targets(rewards, algo.beta_value).flatten()
+    else:
+        targets = group_advantages(rewards).flatten()
+    weights = torch.tensor([0.0 if algo.mask_truncated and c.truncated else 1.0 for c in comps])
+    lr = cfg.optim.lr * lr_factor(step, cfg.run.steps, cfg.optim)
+    set_lr(optimizer, lr)
     optimizer.zero_grad(set_to_none=True)
     loss_sum = entropy_sum = n_tokens = 0.0
-    log_ratios: list[torch.Tensor] = []
-    for first in range(0, b, chunk_size):
-        chunk = groups[first : first + chunk_size]
-        comps = [c for grp in chunk for c in grp.completions]
-        out = response_logprobs(
-            model,
-            [c.prompt_token_ids for c in comps],
-            [c.token_ids for c in comps],
-            cfg.rollout.temperature,
-            pad_id,
-        )
-        device = out.token_logprobs.device
-        n = len(chunk)
-        rewards = torch.tensor([grp.rewards for grp in chunk], dtype=torch.float32, device=device)
-        behavior = torch.tensor([c.logprob for c in comps], dtype=torch.float32, device=device)
-        logprobs = out.sequence.view(n, g)
+    log_ratio = torch.zeros(len(comps))
+    lengths = [len(c.prompt_token_ids) + len(c.token_ids) for c in comps]
+    passes = micro_batches(lengths, algo.micro_batch_tokens)
+    for idx in passes:
+        part = [comps[i] for i in idx]
+        with autocast(device, cfg.run.compute_dtype):
+            out = response_logprobs(
+                model,
+                [c.prompt_token_ids for c in part],
+                [c.token_ids for c in part],
+                ro.temperature,
+                pad_id,
+                ro.top_k,
+                ro.top_p,
+            )
+        dev = out.token_logprobs.device
+        w = weights[idx].to(dev)
+        target = targets[idx].to(dev, torch.float32)
         if algo.loss == "oapl":
-            loss = oapl_loss(logprobs, behavior.view(n, g), rewards, algo.beta_value, algo.beta_kl)
+            behavior = torch.tensor([c.logprob for c in part], device=dev)
+            residual = oapl_residuals(out.sequence, behavior, target, algo.beta_kl)
+            loss = (residual.pow(2) * w).sum() / (b * g)
+            log_ratio[idx] = (out.sequence.detach() - behavior).cpu()
         else:
             behavior_tokens = torch.zeros_like(out.token_logprobs)
-            for i, c in enumerate(comps):
+            for i, c in enumerate(part):
                 behavior_tokens[i, : len(c.token_logprobs)] = torch.tensor(c.token_logprobs)
-            loss = grpo_loss(
-                out.token_logprobs.view(n, g, -1),
-                behavior_tokens.view(n, g, -1),
-                rewards,
-                out.mask.view(n, g, -1),
-                algo.clip_eps,
+            surrogate = grpo_surrogates(
+                out.token_logprobs, behavior_tokens, target, out.mask, algo.clip_eps
             )
-        (loss * (n / b)).backward()
-        loss_sum += float(loss.detach()) * n / b
+            loss = -(surrogate * w).sum() / (b * g)
+            behavior = torch.tensor([c.logprob for c in part], device=dev)
+            log_ratio[idx] = (out.sequence.detach() - behavior).cpu()
+        loss.backward()
+        loss_sum += float(loss.detach())
         entropy_sum += float(out.entropy.sum())
         n_tokens += float(out.mask.sum())
-        log_ratios.append((logprobs.detach() - behavior.view(n, g)).flatten().cpu())
-    grad_norm = torch.nn.utils.clip_grad_norm_(model.parameters(), algo.grad_clip)
+    grad_norm = torch.nn.utils.clip_grad_norm_(
+        [p for p in model.parameters() if p.requires_grad], cfg.optim.grad_clip
+    )
     optimizer.step()
-    log_ratio = torch.cat(log_ratios)
     all_rewards = [r for grp in groups for r in grp.rewards]
     return {
         "loss": loss_sum,
@@ -244,51 +273,74 @@ def learner_update(
         "lag/steps": sum(step - grp.sampled_at_step for grp in groups) / b,
         "buffer/reuse": sum(grp.uses > 1 for grp in groups) / b,
         "grad_norm": float(grad_norm),
+        "optim/lr": lr,
         "learner/tokens": n_tokens,
+        "learner/micro_batches": float(len(passes)),
         "response/length": n_tokens / (b * g),
+        "response/truncated": sum(c.truncated for c in comps) / (b * g),
     }
 
 
-def sync_engine(
+def check_sync(
     cfg: TrainConfig,
     model: torch.nn.Module,
     engine: RolloutEngine,
-    weights_dir: Path,
+    prompts: list[list[int]],
+    sampling: Sampling,
     pad_id: int,
-    check_prompts: list[str],
     seed: int,
+    device: str,
 ) -> float:
-    """Push the learner's weights to the engine through ``weights_dir``; returns the
-    per-token max |Δ log-prob| on freshly sampled responses.
+    """The per-token max |learner − engine| log-prob gap on freshly sampled responses.
 
-    Raises RuntimeError when the engine and the learner disagree after the reload.
+    Raises RuntimeError above ``rollout.sync_check_tolerance``.
     """
-    save_weights(model, weights_dir)
-    engine.load_weights(weights_dir)
-    ro = cfg.rollout
-    if ro.sync_check_samples == 0 or not check_prompts:
+    if not prompts:
         return 0.0
-    groups = engine.generate(check_prompts, 1, ro.temperature, ro.max_new_tokens, seed)
-    comps = [grp[0] for grp in groups]
-    with torch.no_grad():
+    comps: list[Completion] = [grp[0] for grp in engine.generate(prompts, 1, sampling, seed)]
+    with torch.no_grad(), autocast(device, cfg.run.compute_dtype):
         out = response_logprobs(
             model,
             [c.prompt_token_ids for c in comps],
             [c.token_ids for c in comps],
-            ro.temperature,
+            sampling.temperature,
             pad_id,
+            sampling.top_k,
+            sampling.top_p,
         )
     gap = 0.0
     for i, c in enumerate(comps):
         learner = out.token_logprobs[i, : len(c.token_logprobs)].cpu()
         if c.token_logprobs:
             gap = max(gap, float((learner - torch.tensor(c.token_logprobs)).abs().max()))
-    if gap > ro.sync_check_tolerance:
+    if gap > cfg.rollout.sync_check_tolerance:
         raise RuntimeError(
             f"weight sync check failed: engine and learner log-probs differ by {gap:.3g} per "
-            f"token (tolerance {ro.sync_check_tolerance})"
+            f"token (tolerance {cfg.rollout.sync_check_tolerance})"
         )
     return gap
+
+
+def resolve_weight_sync(cfg: TrainConfig, device: str, world: int) -> str:
+    """The concrete weight path for ``rollout.weight_sync = "auto"`` (and checks the rest)."""
+    ro = cfg.rollout
+    if ro.engine != "vllm":
+        return "memory"
+    chosen = ro.weight_sync
+    if chosen == "auto":
+        if not device.startswith("cuda"):
+            chosen = "gloo"
+        elif ro.placement == "separate":
+            chosen = "nccl"
+        else:
+            # CUDA IPC gathers handles over the default group for one shared engine; with
+            # one engine per rank the colocated ranks fall back to files
+            chosen = "ipc" if world == 1 else "files"
+    if chosen == "ipc" and world > 1:
+        raise ValueError("weight_sync = 'ipc' supports one learner process; use 'files'")
+    if chosen in ("nccl", "ipc") and not device.startswith("cuda"):
+        raise ValueError(f"weight_sync = {chosen!r} needs a CUDA learner (run.device)")
+    return chosen
 
 
 def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, Any]:
@@ -297,7 +349,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
     ``engine``: an engine already built from ``cfg.model.path`` (vLLM must be built in the
     main module); by default the one ``cfg.rollout.engine`` names. The run closes it.
     """
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoTokenizer
 
     # -- set-up: run folder, distributed, learner, optimizer, resume ------------------------
     out_dir = Path(cfg.run.out_dir)
@@ -311,6 +363,9 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         if device.startswith("cuda"):
             device = f"cuda:{int(os.environ.get('LOCAL_RANK', '0'))}"
             torch.cuda.set_device(device)
+    elif device.startswith("cuda"):
+        device = "cuda:0" if device == "cuda" else device
+        torch.cuda.set_device(device)  # NCCL and IPC weight sync use the current device
     is_main = rank == 0
     sync_dir = out_dir / ("sync" if world == 1 else f"sync-rank{rank}")
     if is_main:
@@ -325,22 +380,29 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
     pad_id = (
         tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
     )
-    dtype = torch.bfloat16 if cfg.run.dtype == "bfloat16" else torch.float32
-    model: Any = AutoModelForCausalLM.from_pretrained(cfg.model.path, dtype=dtype)
-    model.to(device)
-    model.train()
-    optimizer = torch.optim.AdamW(
-        model.parameters(), lr=cfg.algo.lr, weight_decay=cfg.algo.weight_decay
-    )
+    data = cfg.data
+    renderer = PromptRenderer(
+        tokenizer, data.prompt_template, data.chat_template, data.system_prompt,
+        data.max_prompt_tokens,
+    )  # fmt: skip
+    problems, too_long = renderer.fitting(read_jsonl(data.problems))
+    heldout, heldout_too_long = renderer.fitting(read_jsonl(data.heldout) if data.heldout else [])
+    if too_long or heldout_too_long:
+        log.info("dropped %d + %d problems over %s prompt tokens", too_long,
+                 heldout_too_long, data.max_prompt_tokens)  # fmt: skip
+    if not problems:
+        raise ValueError("no training problem fits data.max_prompt_tokens")
+    model = load_policy(cfg.model, device)
+    learner: torch.nn.Module = model
+    if world > 1:
+        learner = distribute(model, cfg.run.strategy, device)
+    optimizer = make_optimizer(learner, cfg.optim, device)
     state: dict[str, Any] = {"step": 0, "version": 0, "evals": []}
     ckpt_root = out_dir / "checkpoints"
     found = checkpoint.latest(ckpt_root) if cfg.run.resume else None
     if found is not None:
         state = checkpoint.load(found, model, optimizer)
         log.info("resumed from %s at step %d", found, state["step"])
-    learner: torch.nn.Module = model
-    if world > 1:
-        learner = torch.nn.parallel.DistributedDataParallel(model)
 
     rewards = make_reward_source(
         cfg.reward.source,
@@ -350,96 +412,140 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             else cfg.reward.model_dump(exclude={"source"})
         ),
     )
-    problems = read_jsonl(cfg.data.problems)
-    heldout = read_jsonl(cfg.data.heldout) if cfg.data.heldout else []
     metrics = MetricsWriter(out_dir, cfg.log.tensorboard) if is_main else None
+    ro = cfg.rollout
+    sampling = Sampling(ro.temperature, ro.top_p, ro.top_k, ro.max_new_tokens, tuple(ro.stop))
+    eval_sampling = Sampling(
+        cfg.eval.temperature, cfg.eval.top_p, ro.top_k, ro.max_new_tokens, tuple(ro.stop)
+    )
+    engine_dtype = cfg.run.compute_dtype if ro.dtype == "auto" else ro.dtype
+    wire_dtype = torch.bfloat16 if engine_dtype == "bfloat16" else torch.float32
+    check_prompts = [renderer.ids(p) for p in problems[: ro.sync_check_samples]]
     buffer = RolloutBuffer(seed=seed)
     buffer.clear(state["version"])
     learner_step = [state["step"]]
 
     # -- rollouts: an engine and its sampler thread, or an offline dataset ----------------
     sampler: Sampler | None = None
-    check_prompts = [
-        cfg.data.prompt_template.format(prompt=p["prompt"])
-        for p in problems[: cfg.rollout.sync_check_samples]
-    ]
-    if cfg.data.offline:
-        from trainer.offline import load_offline_groups
+    offline = None
+    if data.offline:
+        from trainer.offline import OfflineBatches, load_offline_groups
 
-        with torch.no_grad():
-            groups, dropped = load_offline_groups(
-                read_jsonl(cfg.data.offline),
-                {p["id"]: p for p in problems},
-                cfg.rollout.group_size,
-                tokenizer,
-                model,
-                rewards,
-                cfg.data.prompt_template,
-                cfg.rollout.temperature,
-            )
-        if not groups:
-            raise ValueError("offline data gave no complete group")
-        buffer.extend(groups)
+        groups, dropped = load_offline_groups(
+            read_jsonl(data.offline), {p["id"]: p for p in problems}, ro.group_size,
+            renderer, model, rewards, sampling,
+        )  # fmt: skip
+        offline = OfflineBatches(groups, seed=seed)
         log.info("offline: %d groups (%d dropped for sandbox_error)", len(groups), dropped)
-    else:
+    needs_engine = not data.offline or bool(heldout)  # offline: for evaluation only
+    weight_sync = resolve_weight_sync(cfg, device, world)
+    if engine is None and needs_engine:
         engine_kwargs: dict[str, Any] = (
             {
-                "tensor_parallel_size": cfg.rollout.tensor_parallel_size,
-                "gpu_memory_utilization": cfg.rollout.gpu_memory_utilization,
+                "tensor_parallel_size": ro.tensor_parallel_size,
+                "gpu_memory_utilization": ro.gpu_memory_utilization,
                 "seed": seed,
-                "dtype": cfg.run.dtype,
-                "max_model_len": cfg.rollout.max_model_len,
+                "dtype": engine_dtype,
+                "max_model_len": ro.max_model_len,
+                "weight_sync": weight_sync,
+                "sync_dir": sync_dir,
+                "devices": ro.devices if ro.placement == "separate" else [],
+                "sleep_level": ro.sleep_level,
             }
-            if cfg.rollout.engine == "vllm"
-            else {"device": device}
+            if ro.engine == "vllm"
+            else {"device": f"cuda:{ro.devices[0]}" if ro.devices else device}
         )
-        if engine is None:
-            engine = make_engine(cfg.rollout.engine, cfg.model.path, **engine_kwargs)
-        if found is not None:  # the engine starts from the resumed weights
-            sync_engine(cfg, model, engine, sync_dir, pad_id, check_prompts, seed)
-        sampler = Sampler(cfg, engine, rewards, buffer, problems, learner_step, seed).start()
+        engine = make_engine(ro.engine, cfg.model.path, **engine_kwargs)
+    engine_weights: StoredWeights | None = None  # the engine's lagged weights, kept for evals
+    keep_lagged = bool(
+        heldout and cfg.eval.every_steps and not data.offline
+        and (not cfg.algo.sync_every_steps or cfg.eval.every_steps % cfg.algo.sync_every_steps)
+    )  # fmt: skip
 
-    def run_eval(step: int) -> None:
-        if engine is None or not heldout or not is_main:
+    def sync(step_seed: int) -> float:
+        """Learner weights into the engine, then the log-prob check; returns the gap."""
+        nonlocal engine_weights
+        assert engine is not None
+        weights = LearnerWeights(learner, wire_dtype)
+        if keep_lagged:
+            engine_weights = weights.snapshot()
+            engine.update_weights(engine_weights)
+        else:
+            engine.update_weights(weights)
+        return check_sync(cfg, learner, engine, check_prompts, sampling, pad_id, step_seed, device)
+
+    if engine is not None and (found is not None or data.offline or keep_lagged):
+        sync(seed)  # the engine starts from the resumed weights (and a kept lagged copy)
+    if not data.offline:
+        assert engine is not None
+        sampler = Sampler(
+            cfg, engine, rewards, buffer, problems, renderer, sampling, learner_step, seed
+        ).start()
+
+    evaluated_at: list[int] = [e["step"] for e in state["evals"]][-1:]
+
+    def run_eval(step: int, engine_is_learner: bool) -> None:
+        """Held-out pass@k from the learner's weights (the engine's are restored after).
+
+        Every rank loads and checks its engine (gathering FSDP shards and the learner's
+        forward are collective); the main rank evaluates and writes.
+        """
+        evaluated_at.append(step)  # on every rank (only the main rank keeps the results)
+        if engine is None or not heldout:
             return
         t0 = time.perf_counter()
-        result = evaluate(
-            engine,
-            rewards,
-            heldout,
-            cfg.eval.samples_per_problem,
-            cfg.eval.ks,
-            cfg.eval.temperature,
-            cfg.rollout.max_new_tokens,
-            cfg.data.prompt_template,
-            seed=cfg.run.seed + 7,
-        )
+        result: dict[str, float] = {}
+        if not engine_is_learner:
+            engine.update_weights(LearnerWeights(learner, wire_dtype))
+            result["eval/logprob_gap"] = check_sync(
+                cfg, learner, engine, check_prompts, sampling, pad_id, seed + step, device
+            )
+        if is_main:
+            result |= evaluate(
+                engine, rewards, heldout, renderer, cfg.eval.samples_per_problem, cfg.eval.ks,
+                eval_sampling, seed=cfg.run.seed + 7,
+            )  # fmt: skip
+        if not engine_is_learner and engine_weights is not None:
+            engine.update_weights(engine_weights)
+        if not is_main:
+            return
         result["time/eval"] = time.perf_counter() - t0
         state["evals"].append({"step": step, **result})
         assert metrics is not None
         metrics.write(step, result)
         log.info("step %d eval %s", step, {k: round(v, 4) for k, v in result.items()})
 
-    if cfg.eval.at_start and state["step"] == 0 and sampler is not None:
-        with sampler.paused():
-            run_eval(0)
+    if cfg.eval.at_start and state["step"] == 0:
+        with sampler.paused() if sampler is not None else _nothing():
+            run_eval(0, engine_is_learner=True)
 
-    # -- the loop: take B groups → update → (sync + clear + eval) → log → checkpoint -------
+    # -- the loop: take B groups → update → sync + clear → eval → log → checkpoint ---------
     last: dict[str, float] = {}
     window_t0 = time.perf_counter()
+    sleeps = engine is not None and ro.sleep_level > 0 and sampler is not None
     try:
         while state["step"] < cfg.run.steps:
             step = state["step"]
             t0 = time.perf_counter()
-            batch = buffer.take(
-                cfg.algo.groups_per_step,
-                cfg.algo.min_fresh_groups if sampler is not None else 0,
-                timeout_s=cfg.reward.timeout_s * cfg.reward.max_attempts + 600,
-            )
+            if offline is not None:
+                batch = offline.take(cfg.algo.groups_per_step)
+            else:
+                batch = buffer.take(
+                    cfg.algo.groups_per_step,
+                    cfg.algo.min_fresh_groups,
+                    timeout_s=cfg.reward.timeout_s * cfg.reward.max_attempts + 600,
+                )
             t_wait = time.perf_counter() - t0
 
             t0 = time.perf_counter()
-            values = learner_update(cfg, learner, optimizer, batch, pad_id, step)
+            if sleeps:  # colocated: the engine sleeps while the learner has the device
+                assert sampler is not None and engine is not None
+                with sampler.paused():
+                    engine.sleep()
+                    values = learner_update(cfg, learner, optimizer, batch, pad_id, step, device)
+                    engine.wake_up()
+            else:
+                values = learner_update(cfg, learner, optimizer, batch, pad_id, step, device)
             t_update = time.perf_counter() - t0
             values["time/wait"] = t_wait
             values["time/update"] = t_update
@@ -450,17 +556,19 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             learner_step[0] = state["step"]
 
             every = cfg.algo.sync_every_steps
-            if engine is not None and sampler is not None and every and state["step"] % every == 0:
+            synced = False
+            if sampler is not None and every and state["step"] % every == 0:
                 t0 = time.perf_counter()
                 with sampler.paused():
-                    gap = sync_engine(
-                        cfg, model, engine, sync_dir, pad_id, check_prompts, seed + state["step"]
-                    )
+                    values["sync/logprob_gap"] = sync(seed + state["step"])
                     state["version"] += 1
                     buffer.clear(state["version"])
-                    values["sync/logprob_gap"] = gap
-                    values["time/sync"] = time.perf_counter() - t0
-                    run_eval(state["step"])
+                values["time/sync"] = time.perf_counter() - t0
+                synced = True
+
+            if cfg.eval.every_steps and state["step"] % cfg.eval.every_steps == 0:
+                with sampler.paused() if sampler is not None else _nothing():
+                    run_eval(state["step"], engine_is_learner=synced)
 
             if sampler is not None:
                 stats = sampler.drain_stats()
@@ -474,7 +582,12 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
                 n_req = stats.get("reward/requests", 0.0)
                 values["reward/latency_s"] = stats["time/reward"] / n_req if n_req else float("nan")
                 values["rollout/dropped_groups"] = stats.get("rollout/dropped_groups", 0.0)
+                values["rollout/truncated"] = stats.get("rollout/truncated", 0.0) / max(
+                    stats.get("rollout/samples", 0.0), 1.0
+                )
                 values["buffer/dropped_stale"] = float(buffer.dropped_stale)
+            elif offline is not None:
+                values["offline/passes"] = float(offline.passes)
             values["policy/version"] = float(state["version"])
             last = values
             if metrics is not None and state["step"] % cfg.log.every_steps == 0:
@@ -487,25 +600,19 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
                     values["reward/pass_rate"],
                 )
             ck = cfg.checkpoint.every_steps
-            if is_main and ck and state["step"] % ck == 0:
+            if ck and state["step"] % ck == 0:
                 checkpoint.save(
-                    ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep
+                    ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep, is_main
                 )
     finally:
         if sampler is not None:
             sampler.close()
 
     # -- the end: last eval, final weights, close ---------------------------------------------
-    if is_main:
-        if engine is not None and (
-            not state["evals"] or state["evals"][-1]["step"] != state["step"]
-        ):
-            t0 = time.perf_counter()
-            sync_engine(cfg, model, engine, sync_dir, pad_id, check_prompts, seed)
-            run_eval(state["step"])
-        checkpoint.save(ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep)
-        model.save_pretrained(out_dir / "final")
-        tokenizer.save_pretrained(out_dir / "final")
+    if not evaluated_at or evaluated_at[-1] != state["step"]:
+        run_eval(state["step"], engine_is_learner=False)
+    checkpoint.save(ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep, is_main)
+    save_pretrained(learner, tokenizer, out_dir / "final", is_main)
     if engine is not None:
         engine.close()
     rewards.close()
@@ -514,3 +621,8 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
     if world > 1:
         torch.distributed.destroy_process_group()
     return {"last": last, "evals": state["evals"], "step": state["step"]}
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield

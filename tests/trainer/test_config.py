@@ -52,9 +52,9 @@ def test_unknown_override_is_rejected(tmp_path):
 def test_overrides_are_typed_toml_values(tmp_path):
     cfg = load_config(
         _write(tmp_path, MINIMAL),
-        ["algo.lr=1e-5", "rollout.engine=vllm", "eval.ks=[1, 2]", "log.tensorboard=false"],
+        ["optim.lr=1e-5", "rollout.engine=vllm", "eval.ks=[1, 2]", "log.tensorboard=false"],
     )
-    assert cfg.algo.lr == 1e-5
+    assert cfg.optim.lr == 1e-5
     assert cfg.rollout.engine == "vllm"
     assert cfg.eval.ks == [1, 2]
     assert cfg.log.tensorboard is False
@@ -82,7 +82,7 @@ def test_dry_run_validates_without_importing_torch(tmp_path):
     code = (
         "import sys\n"
         "from trainer.cli import main\n"
-        f"rc = main(['train', {str(path)!r}, '--dry-run', '--set', 'algo.lr=0.5'])\n"
+        f"rc = main(['train', {str(path)!r}, '--dry-run', '--set', 'optim.lr=0.5'])\n"
         "assert rc == 0, rc\n"
         "heavy = [m for m in ('torch', 'transformers', 'vllm') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
@@ -119,3 +119,48 @@ def test_codereward_cli_with_train_registered_imports_no_torch():
 def test_example_config_is_valid():
     cfg = load_config(REPO / "trainer" / "example.toml")
     assert cfg.rollout.engine == "vllm" and cfg.reward.source == "http"
+
+
+def test_moved_keys_name_their_new_place(tmp_path):
+    with pytest.raises(ValidationError, match=r"algo.lr is now optim.lr"):
+        load_config(_write(tmp_path, MINIMAL + "[algo]\nlr = 0.1\n"))
+    with pytest.raises(ValidationError, match=r"run.dtype is now run.compute_dtype"):
+        load_config(_write(tmp_path, MINIMAL + '[run]\ndtype = "bfloat16"\n'))
+
+
+def test_optimizer_defaults_are_the_oapl_reference(tmp_path):
+    cfg = load_config(_write(tmp_path, MINIMAL))
+    o = cfg.optim
+    assert (o.lr, o.betas, o.eps, o.weight_decay) == (1e-6, (0.9, 0.95), 1e-10, 1e-8)
+    assert (o.schedule, o.warmup_ratio, o.min_lr_ratio, o.grad_clip) == ("cosine", 0.02, 0.05, 1.0)
+    assert (cfg.algo.beta_value, cfg.algo.beta_kl) == (1.0, 1e-3)
+    assert cfg.run.compute_dtype == "float32"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (['data.system_prompt="be brief"'], "chat_template"),
+        (["rollout.devices=[1]"], "placement"),
+        (['rollout.placement="separate"', "rollout.devices=[1, 2]"], "tensor-parallel"),
+        (
+            ['rollout.engine="vllm"', 'rollout.placement="separate"', "rollout.sleep_level=1"],
+            "colocated",
+        ),
+        (['rollout.weight_sync="nccl"'], "separate"),
+        (['rollout.placement="separate"', 'rollout.weight_sync="ipc"'], "colocated"),
+        (['rollout.engine="vllm"', "rollout.sleep_level=2"], "sync_every_steps = 1"),
+    ],
+)
+def test_placement_and_prompt_rules(tmp_path, overrides, message):
+    with pytest.raises(ValidationError, match=message):
+        load_config(_write(tmp_path, MINIMAL), overrides)
+
+
+def test_separate_vllm_on_its_own_devices_is_valid(tmp_path):
+    cfg = load_config(
+        _write(tmp_path, MINIMAL),
+        ['rollout.engine="vllm"', 'rollout.placement="separate"', "rollout.devices=[1]",
+         'rollout.weight_sync="nccl"', 'run.device="cuda:0"', 'run.strategy="fsdp"'],
+    )  # fmt: skip
+    assert cfg.rollout.devices == [1]

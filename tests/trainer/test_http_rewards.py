@@ -23,8 +23,8 @@ import pytest
 
 pytest.importorskip("torch")
 
-from trainer import toyproblems
 from trainer.config import TrainConfig
+from trainer.problems import write_jsonl
 from trainer.rewards import HttpRewards, RewardRequest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def serve(tmp_path_factory):
     env.update({"PYTHONPATH": str(REPO), "CODEREWARD_WORKERS": "2"})
     log = open(tmp_path_factory.mktemp("serve") / "serve.log", "wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "reward_api.service.cli", "serve", "--port", str(port)],
+        [str(Path(sys.executable).parent / "codereward"), "serve", "--port", str(port)],
         cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"
@@ -137,7 +137,7 @@ def test_killed_reward_request_loses_no_training_step(serve, tmp_path, tiny_mode
     from trainer.train import train
 
     proxy = KillingProxy(serve, kill=2)
-    toyproblems.write_jsonl(tmp_path / "train.jsonl", toy_split[0][:4])
+    write_jsonl(tmp_path / "train.jsonl", toy_split[0][:4])
     cfg = TrainConfig.model_validate(
         {
             "run": {"out_dir": str(tmp_path / "run"), "steps": 3, "torch_threads": 1},
@@ -149,7 +149,8 @@ def test_killed_reward_request_loses_no_training_step(serve, tmp_path, tiny_mode
                 "url": f"http://127.0.0.1:{proxy.port}",
                 "retry_backoff_s": 0.05,
             },
-            "algo": {"groups_per_step": 2, "sync_every_steps": 0, "lr": 1e-3},
+            "algo": {"groups_per_step": 2, "sync_every_steps": 0},
+            "optim": {"lr": 1e-3},
             "log": {"tensorboard": False},
             "checkpoint": {"every_steps": 0},
         }

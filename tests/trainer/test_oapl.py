@@ -1,4 +1,5 @@
-"""The OAPL objective: its minimiser on a bandit, shapes, stability and gradients; GRPO."""
+"""The OAPL objective: its minimiser on a bandit, shapes, stability and gradients, sample
+weights; GRPO."""
 
 from __future__ import annotations
 
@@ -106,27 +107,15 @@ def test_grpo_loss_ignores_masked_tokens():
     assert lp.grad[0, 0, 2] == 0 and lp.grad[0, 1, 1] == 0
 
 
-def test_gpu_bench_script_runs_a_tiny_model_on_cpu():
-    import json
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    argv = "--device cpu --layers 1 --hidden 64 --vocab 256 --groups 2 --group-size 2"
-    argv += " --prompt-len 4 --response-len 4 --steps 1"
-    proc = subprocess.run(
-        [sys.executable, "-m", "trainer.gpu_bench", *argv.split()],
-        cwd=Path(__file__).resolve().parents[2],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
-    row = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert row["learner_tokens_per_s"] > 0
-
-
 def test_optimal_value_accepts_integer_rewards():
     v = optimal_value(torch.tensor([[0, 1]]), beta=1.0)
     assert v.dtype == torch.get_default_dtype()
     assert v.item() == pytest.approx(math.log((1 + math.e) / 2))
+
+
+def test_sample_weights_drop_terms_but_keep_the_normaliser():
+    lp, blp = torch.randn(2, 3), torch.randn(2, 3)
+    r = torch.rand(2, 3)
+    w = torch.tensor([[1.0, 0.0, 1.0], [1.0, 1.0, 0.0]])
+    full = (0.5 * (lp - blp) - (r - optimal_value(r, 1.0).unsqueeze(1))).pow(2)
+    assert oapl_loss(lp, blp, r, 1.0, 0.5, w).item() == pytest.approx(float((full * w).sum() / 6))

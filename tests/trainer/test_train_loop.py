@@ -13,14 +13,14 @@ import pytest
 
 pytest.importorskip("torch")
 
-from trainer import toyproblems
 from trainer.config import TrainConfig
+from trainer.problems import write_jsonl
 
 
-def _config(tmp_path, model_dir, split, steps, **algo):
+def _config(tmp_path, model_dir, split, steps, every=2, **algo):
     train_set, heldout = split
-    toyproblems.write_jsonl(tmp_path / "train.jsonl", train_set[:6])
-    toyproblems.write_jsonl(tmp_path / "heldout.jsonl", heldout[:2])
+    write_jsonl(tmp_path / "train.jsonl", train_set[:6])
+    write_jsonl(tmp_path / "heldout.jsonl", heldout[:2])
     return TrainConfig.model_validate(
         {
             "run": {"out_dir": str(tmp_path / "run"), "steps": steps, "torch_threads": 1},
@@ -31,8 +31,9 @@ def _config(tmp_path, model_dir, split, steps, **algo):
             },
             "rollout": {"group_size": 4, "prompts_per_batch": 2, "max_new_tokens": 16},
             "reward": {"source": "local"},
-            "algo": {"groups_per_step": 2, "sync_every_steps": 2, "lr": 1e-3, **algo},
-            "eval": {"samples_per_problem": 2, "ks": [1, 2]},
+            "algo": {"groups_per_step": 2, "sync_every_steps": 2, **algo},
+            "optim": {"lr": 1e-3},
+            "eval": {"samples_per_problem": 2, "ks": [1, 2], "every_steps": every},
             "checkpoint": {"every_steps": 2, "keep": 1},
         }
     )
@@ -92,3 +93,23 @@ def test_grpo_baseline_runs_through_the_same_loop(tmp_path, tiny_model_dir, toy_
     cfg = _config(tmp_path, tiny_model_dir, toy_split, steps=2, loss="grpo")
     cfg.eval.at_start = False
     assert train(cfg)["step"] == 2
+
+
+def test_evaluation_every_n_steps_uses_the_learner_weights_between_syncs(
+    tmp_path, tiny_model_dir, toy_split
+):
+    from trainer.train import train
+
+    cfg = _config(tmp_path, tiny_model_dir, toy_split, steps=4, every=3)
+    cfg.rollout.sync_check_tolerance = 1e-4
+    cfg.optim.warmup_steps = 1
+    train(cfg)
+    rows = _rows(tmp_path / "run")
+    evals = [r for r in rows if "pass@1" in r]
+    assert [r["step"] for r in evals] == [0, 3, 4]
+    # step 3 is between syncs (2, 4): the engine got the learner's weights, checked, and
+    # its lagged weights back; step 4 was a sync, so the engine already was the learner
+    assert evals[1]["eval/logprob_gap"] < 1e-4 and "eval/logprob_gap" not in evals[0]
+    assert [r["step"] for r in rows if "sync/logprob_gap" in r] == [2, 4]
+    lr = [r["optim/lr"] for r in rows if "loss" in r]
+    assert lr[0] < lr[1] and lr[-1] < lr[1]  # warmup, then cosine decay

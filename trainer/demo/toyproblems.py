@@ -14,9 +14,7 @@ constant, and RL has something to fix.
 
 from __future__ import annotations
 
-import json
 import random
-from pathlib import Path
 from typing import Any
 
 FAMILIES = ("add", "sub", "mul", "sum")
@@ -63,7 +61,7 @@ def make_problem(family: str, k: int, rng: random.Random, n_tests: int = 6) -> d
         "tests": tests,
         "reference": program_for(family, k),
         "limits": {"time_s": 5},
-        "source": "trainer.toyproblems",
+        "source": "trainer.demo.toyproblems",
         "metadata": {"family": family, "k": k},
     }
 
@@ -95,16 +93,3 @@ def warm_start_examples(
             k = rng.choice([v for v in k_values if v != k])
         out.append((problem["prompt"], program_for(family, k)))
     return out
-
-
-def write_jsonl(path: str | Path, rows: list[dict[str, Any]]) -> None:
-    """Write rows as JSON lines."""
-    with open(path, "w") as fh:
-        for row in rows:
-            fh.write(json.dumps(row) + "\n")
-
-
-def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
-    """Read JSON lines (blank lines skipped)."""
-    with open(path) as fh:
-        return [json.loads(line) for line in fh if line.strip()]

@@ -52,7 +52,7 @@ def warm_start(
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
         schedule.step()
-        losses.append(float(loss))
+        losses.append(float(loss.detach()))
     out_path = Path(out_dir)
     model.save_pretrained(out_path)
     tokenizer.save_pretrained(out_path)

@@ -1,12 +1,12 @@
 """``make demo``: proof that OAPL learns, on this CPU, against the real verifier.
 
-1. Generate the toy problem set (``trainer.toyproblems``), split by (family, K).
-2. Build a tiny Llama and a BPE tokenizer locally (``trainer.tinymodel``).
+1. Generate the toy problem set (``trainer.demo.toyproblems``), split by (family, K).
+2. Build a tiny Llama and a BPE tokenizer locally (``trainer.demo.tinymodel``).
 3. Warm start with supervised learning on noisy solutions (a share use a wrong constant),
    so the policy knows the format but often misses the constant.
 4. Train with OAPL, then with the GRPO baseline, from the same warm start, with rewards
    from the in-process verifier (``reward.source = "local"``; ``--reward-url`` uses a running
-   ``codereward serve`` instead), measuring held-out pass@k at every sync.
+   ``codereward serve`` instead), measuring held-out pass@k from the learner every 10 steps.
 5. Write ``curves.json``, ``curves.png`` (training reward and held-out pass@1 per step, both
    methods) and ``passk.json`` (before and after) into the output folder.
 
@@ -23,8 +23,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from trainer import toyproblems
 from trainer.config import TrainConfig
+from trainer.demo import toyproblems
+from trainer.problems import write_jsonl
 
 
 def demo_config(
@@ -33,7 +34,6 @@ def demo_config(
     """The demo's training config for ``loss`` ('oapl' or 'grpo')."""
     algo: dict[str, Any] = {
         "loss": loss,
-        "lr": 2e-4,
         # β₁ = β₂ = β: the target policy is π_vllm·exp(r/β)/Z; 0.5 moves far per sync
         # without the swings a smaller β (sharper target) showed on this tiny model
         "beta_value": 0.5,
@@ -41,8 +41,10 @@ def demo_config(
         "groups_per_step": 8,
         "min_fresh_groups": 4,
         "sync_every_steps": 10,
-        "grad_clip": 1.0,
     }
+    # a 0.4M-parameter model from a short warm start: lr 2e-4, constant (the reference's
+    # 1e-6 with cosine decay is for billion-parameter models); AdamW (0.9, 0.95), eps 1e-10
+    optim = {"lr": 2e-4, "schedule": "constant", "warmup_steps": 0, "grad_clip": 1.0}
     reward: dict[str, Any] = {"source": "local"}
     if reward_url:
         reward = {"source": "http", "url": reward_url}
@@ -69,7 +71,13 @@ def demo_config(
             },
             "reward": reward,
             "algo": algo,
-            "eval": {"samples_per_problem": 16, "ks": [1, 4, 16], "temperature": 1.0},
+            "optim": optim,
+            "eval": {
+                "every_steps": 10,
+                "samples_per_problem": 16,
+                "ks": [1, 4, 16],
+                "temperature": 1.0,
+            },
             "log": {"tensorboard": True},
             "checkpoint": {"every_steps": 0, "keep": 1},
         }
@@ -78,13 +86,13 @@ def demo_config(
 
 def prepare(out: Path, warm_steps: int, wrong_fraction: float) -> Path:
     """Problems, tiny model and warm start; returns the warm-started model folder."""
-    from trainer.tinymodel import build_tiny_model
-    from trainer.warmstart import warm_start
+    from trainer.demo.tinymodel import build_tiny_model
+    from trainer.demo.warmstart import warm_start
 
     train_set, heldout = toyproblems.make_split(seed=0)
     (out / "data").mkdir(parents=True, exist_ok=True)
-    toyproblems.write_jsonl(out / "data" / "train.jsonl", train_set)
-    toyproblems.write_jsonl(out / "data" / "heldout.jsonl", heldout)
+    write_jsonl(out / "data" / "train.jsonl", train_set)
+    write_jsonl(out / "data" / "heldout.jsonl", heldout)
     texts = [p["prompt"] + p["reference"] for p in train_set + heldout]
     init = build_tiny_model(out / "init", texts)
     examples = toyproblems.warm_start_examples(train_set, 4000, wrong_fraction, seed=0)
@@ -173,7 +181,3 @@ def main(argv: list[str] | None = None) -> int:
     plot(out, curves)
     print(json.dumps(summary, indent=1))
     return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
