@@ -193,6 +193,8 @@ def plan(repeats: int, k: int, only: set[str] | None) -> list[dict]:
         rows += measure("trivial, warm GOCACHE", "go", "go", trivial("go"), repeats, box, compiles=2)
         rows += measure("trivial stripped", "go", "go-stripped", trivial("go"), repeats, box, cold_cache=True)
         rows += measure("testify test, cold GOCACHE", "go", "go-test", [{"source": GO_TEST, "inputs": [""]}], repeats, both, cold_cache=True)
+        rows += measure("testify test, cold, no seed", "go", "go-test-noseed", [{"source": GO_TEST, "inputs": [""]}], repeats, box, cold_cache=True)
+        rows += measure("testify test, cold, -vet=off", "go", "go-test-novet", [{"source": GO_TEST, "inputs": [""]}], repeats, box, cold_cache=True)
         rows += measure("testify test, warm GOCACHE", "go", "go-test", [{"source": GO_TEST, "inputs": [""]}], repeats, box, compiles=2)
         rows += measure(f"MBXP x{k} (samples), cold", "go", "go", mbxp_programs("go", k), 1, both, cold_cache=True)
         rows += measure(f"MBXP x{k} (samples), warm", "go", "go", mbxp_programs("go", k), 1, box)
@@ -201,6 +203,40 @@ def plan(repeats: int, k: int, only: set[str] | None) -> list[dict]:
             rows += measure("trivial stdio x10", "rust", recipe, trivial("rust"), repeats, both if recipe == "rust" else box)
         for recipe in ("rust-test", "rust-test-O0"):
             rows += measure("#[test] harness", "rust", recipe, [{"source": RUST_TEST, "inputs": [""]}], repeats, both)
+    return rows
+
+
+def typescript_checking(k: int) -> dict:
+    """How many MBXP TypeScript canonical solutions pass when types are only erased
+    (transpileModule) and how many of those tsc's type check would refuse."""
+    programs = mbxp_programs("typescript", k)
+    results = {}
+    for recipe in ("typescript-nocheck", "typescript-warm"):
+        res = run_sandboxed("typescript", {"recipe": recipe, "programs": programs})
+        results[recipe] = [bool(p["compiles"]) and p["compiles"][-1]["rc"] == 0 and bool(p["runs"]) and p["runs"][0]["rc"] == 0
+                           for p in res["programs"]]  # fmt: skip
+    erased, checked = results["typescript-nocheck"], results["typescript-warm"]
+    row = {"case": "typescript type checking", "problems": len(programs), "pass_erased": sum(erased),
+           "pass_checked": sum(checked), "refused_by_types_only": sum(e and not c for e, c in zip(erased, checked))}  # fmt: skip
+    print(row, file=sys.stderr)
+    return row
+
+
+def address_space(limit_mb: int) -> list[dict]:
+    """Which recipes compile and run the trivial program under RLIMIT_AS (the runner's
+    per-test memory limit is an address-space limit: its own size plus memory_mb)."""
+    rows = []
+    for language, recipe in (("c", "c"), ("cpp", "cpp"), ("java", "java"), ("java", "java-plain"),
+                             ("javascript", "javascript"), ("typescript", "typescript"), ("go", "go"), ("rust", "rust")):  # fmt: skip
+        job = {"recipe": recipe, "programs": [{"source": TRIVIAL[language], "inputs": STDIN_INPUTS[-1:]}],
+               "prefix": ["prlimit", f"--as={limit_mb << 20}"]}  # fmt: skip
+        prog = run_sandboxed(language, job)["programs"][0]
+        compiled = all(c["rc"] == 0 for c in prog["compiles"])
+        ran = compiled and bool(prog["runs"]) and prog["runs"][0]["rc"] == 0
+        why = "" if ran else (prog["compiles"] or prog["runs"])[-1]["stderr"][-300:]
+        rows.append({"case": f"RLIMIT_AS {limit_mb} MB", "language": language, "recipe": recipe,
+                     "compiles": compiled, "runs": ran, "why": why})  # fmt: skip
+        print(rows[-1], file=sys.stderr)
     return rows
 
 
@@ -221,15 +257,21 @@ def main() -> int:
     ap.add_argument("--mbxp", type=int, default=8, help="MBXP problems per language")
     ap.add_argument("--only", help="comma-separated languages")
     ap.add_argument("--no-cell-start", action="store_true")
+    ap.add_argument("--typescript-check", type=int, default=200, metavar="K",
+                    help="MBXP TypeScript problems to compare type-checked and erased builds on (0: skip)")
     ap.add_argument("-o", "--output", default="build/measure/languages.json")
     a = ap.parse_args()
     only = set(a.only.split(",")) if a.only else None
     rows = [] if a.no_cell_start else cell_start(a.repeats)
     rows += plan(a.repeats, a.mbxp, only)
+    if a.typescript_check and (only is None or "typescript" in only):
+        rows.append(typescript_checking(a.typescript_check))
     Path(a.output).parent.mkdir(parents=True, exist_ok=True)
     Path(a.output).write_text(json.dumps(rows, indent=1))
     print("| case | language | recipe | mode | compile s | run s | ok |\n|---|---|---|---|---|---|---|")
     for r in rows:
+        if r["case"] == "typescript type checking":
+            continue
         if "recipe" in r:
             extra = f" (first {r['first_compile_s']}, server start {r['server_start_s']})" if "first_compile_s" in r else ""
             print(f"| {r['case']} | {r['language']} | {r['recipe']} | {r['mode']} | {r['compile_s']}{extra} | {r['run_s']} | {r['ok']}/{r['total']} |")

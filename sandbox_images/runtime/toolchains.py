@@ -190,11 +190,13 @@ def run_job(job: dict) -> dict:
     job: recipe; programs, a list of {"source": str, "inputs": [str, ...]}; optional
     timeout_s; cold_cache (Go: empty GOCACHE before every program, as in a fresh cell);
     compiles (compile each program that many times, to time a warm cache); server_source
-    (the text of the recipe's server file; read from warm/ when absent).
+    (the text of the recipe's server file; read from warm/ when absent); prefix (argv put
+    before every compile and run command, e.g. ``prlimit --as=N``).
     """
     recipe = RECIPES[job["recipe"]]
     env = dict(BASE_ENV, **recipe.env)
     timeout_s = float(job.get("timeout_s", 60))
+    prefix = list(job.get("prefix", []))
     top = tempfile.mkdtemp(prefix="toolchain-", dir="/tmp")
     result: dict = {"recipe": job["recipe"], "programs": []}
     warm = None
@@ -220,7 +222,7 @@ def run_job(job: dict) -> dict:
                         t = time.perf_counter()
                         shutil.copytree(recipe.seed_cache, env["GOCACHE"])
                         seed_s = time.perf_counter() - t
-                    c = _timed(list(recipe.compile), work, env, b"", timeout_s)
+                    c = _timed(prefix + list(recipe.compile), work, env, b"", timeout_s)
                     c["time_s"] = round(c["time_s"] + seed_s, 6)
                     r["compiles"].append(c)
                 if r["compiles"] and r["compiles"][-1]["rc"] != 0:
@@ -228,7 +230,7 @@ def run_job(job: dict) -> dict:
             if r["compiles"] and r["compiles"][-1]["rc"] != 0:
                 continue
             for text in program.get("inputs") or [""]:
-                r["runs"].append(_timed(list(recipe.run), work, env, text.encode(), timeout_s))
+                r["runs"].append(_timed(prefix + list(recipe.run), work, env, text.encode(), timeout_s))
         return result
     finally:
         if warm is not None:
