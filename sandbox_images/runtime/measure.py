@@ -257,6 +257,8 @@ def main() -> int:
     ap.add_argument("--mbxp", type=int, default=8, help="MBXP problems per language")
     ap.add_argument("--only", help="comma-separated languages")
     ap.add_argument("--no-cell-start", action="store_true")
+    ap.add_argument("--address-space", type=int, default=768, metavar="MB",
+                    help="probe which recipes work under this RLIMIT_AS (0: skip)")
     ap.add_argument("--typescript-check", type=int, default=200, metavar="K",
                     help="MBXP TypeScript problems to compare type-checked and erased builds on (0: skip)")
     ap.add_argument("-o", "--output", default="build/measure/languages.json")
@@ -264,13 +266,15 @@ def main() -> int:
     only = set(a.only.split(",")) if a.only else None
     rows = [] if a.no_cell_start else cell_start(a.repeats)
     rows += plan(a.repeats, a.mbxp, only)
+    if a.address_space:
+        rows += address_space(a.address_space)
     if a.typescript_check and (only is None or "typescript" in only):
         rows.append(typescript_checking(a.typescript_check))
     Path(a.output).parent.mkdir(parents=True, exist_ok=True)
     Path(a.output).write_text(json.dumps(rows, indent=1))
     print("| case | language | recipe | mode | compile s | run s | ok |\n|---|---|---|---|---|---|---|")
     for r in rows:
-        if r["case"] == "typescript type checking":
+        if r["case"] == "typescript type checking" or r["case"].startswith("RLIMIT_AS"):
             continue
         if "recipe" in r:
             extra = f" (first {r['first_compile_s']}, server start {r['server_start_s']})" if "first_compile_s" in r else ""

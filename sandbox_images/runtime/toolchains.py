@@ -251,15 +251,15 @@ def with_server_source(job: dict) -> dict:
 
 def run_chrooted(root_dir: str, job: dict) -> dict:
     """run_job inside ``chroot root_dir`` (root only): the plain baseline with the runtime's
-    own toolchain. The job's work directory is made in the root's own /tmp."""
+    own toolchain, as the host's own user, with the host's /proc and /dev bound in (a JVM
+    needs /proc) in a private mount namespace that dies with the job. The job's work
+    directory is made in the root's own /tmp."""
     with open(__file__) as f:
-        argv = ["/usr/bin/python3", "-I", "-B", "-c", f.read(), "--job"]
-
-    def enter() -> None:
-        os.chroot(root_dir)
-        os.chdir("/")
-
-    p = subprocess.run(argv, input=json.dumps(job).encode(), capture_output=True, env=BASE_ENV, preexec_fn=enter)
+        driver = f.read()
+    script = 'mount -t proc proc "$0/proc" && mount --rbind /dev "$0/dev" && exec chroot "$0" /usr/bin/python3 -I -B -c "$1" --job'
+    argv = ["unshare", "--mount", "--propagation", "private", "/bin/sh", "-c", script, root_dir, driver]
+    env = dict(BASE_ENV, PATH="/usr/sbin:/usr/bin:/sbin:/bin")
+    p = subprocess.run(argv, input=json.dumps(job).encode(), capture_output=True, env=env)
     if p.returncode != 0:
         raise RuntimeError(f"chrooted job failed: {p.stderr.decode(errors='replace')[-2000:]}")
     return json.loads(p.stdout)

@@ -1,6 +1,6 @@
 // A warm javac: one JVM compiles many programs, so javac's own classes are loaded, linked
 // and JIT-compiled once instead of once per program. Protocol, one line each way:
-//   request  "<work dir>\t<file name>"   (the file is written there beforehand)
+//   request  "<work dir>\t<file name>\t"   (the file is written there beforehand)
 //   response "ok" | "error\t<diagnostics, newlines escaped as \n>"
 // Annotation processing is off (-proc:none), so compiling a program never runs its code.
 // The file manager is reused across requests: it caches the platform's class index.
@@ -16,7 +16,7 @@ public class JavacServer {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, "UTF-8");
         for (String line; (line = in.readLine()) != null; ) {
-            String[] req = line.split("\t", 2);
+            String[] req = line.split("\t", -1);  // dir, file, and a mode field this server ignores
             File dir = new File(req[0]);
             DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
             List<String> options = List.of("-proc:none", "-nowarn", "-encoding", "UTF-8", "-d", dir.getPath());
