@@ -94,7 +94,7 @@ def bwrap_argv(root: str) -> list[str]:
 def run_sandboxed(language: str, job: dict) -> dict:
     job = toolchains.with_server_source(job)
     driver = (HERE / "toolchains.py").read_text()
-    argv = bwrap_argv(root_dir(language)) + ["/usr/bin/python3", "-I", "-B", "-c", driver, "--job"]
+    argv = [*bwrap_argv(root_dir(language)), "/usr/bin/python3", "-I", "-B", "-c", driver, "--job"]
     start = time.perf_counter()
     p = subprocess.run(argv, input=json.dumps(job).encode(), capture_output=True, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
     wall = time.perf_counter() - start
@@ -111,10 +111,10 @@ def run_plain(language: str, job: dict) -> dict:
 
 def mbxp_programs(language: str, k: int) -> list[dict]:
     """The first k problems with a canonical solution (Go has none: the model samples)."""
-    rows = [json.loads(line) for line in open(MBXP / MBXP_FILES[language])]
+    rows = [json.loads(line) for line in (MBXP / MBXP_FILES[language]).read_text().splitlines()]
     if language == "go":
         samples = {}
-        for line in open(MBXP / "mbgp_samples.jsonl"):
+        for line in (MBXP / "mbgp_samples.jsonl").read_text().splitlines():
             s = json.loads(line)
             samples[s["task_id"]] = s["completion"]
         body = [(r["task_id"], r["prompt"] + samples[r["task_id"]] + "\n" + r["test"]) for r in rows if r["task_id"] in samples]
@@ -217,7 +217,7 @@ def typescript_checking(k: int) -> dict:
                            for p in res["programs"]]  # fmt: skip
     erased, checked = results["typescript-nocheck"], results["typescript-warm"]
     row = {"case": "typescript type checking", "problems": len(programs), "pass_erased": sum(erased),
-           "pass_checked": sum(checked), "refused_by_types_only": sum(e and not c for e, c in zip(erased, checked))}  # fmt: skip
+           "pass_checked": sum(checked), "refused_by_types_only": sum(e and not c for e, c in zip(erased, checked, strict=True))}  # fmt: skip
     print(row, file=sys.stderr)
     return row
 

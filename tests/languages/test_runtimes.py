@@ -57,9 +57,16 @@ def _passes(language: str, problem: dict, code: str) -> bool:
             job = {"recipe": language, "programs": [{"source": code, "inputs": [test["input"]]}]}
         else:
             recipe = ASSERT_RECIPE.get(language, language)
-            job = {"recipe": recipe, "programs": [{"source": code + "\n" + test["code"], "inputs": [""]}]}
+            job = {
+                "recipe": recipe,
+                "programs": [{"source": code + "\n" + test["code"], "inputs": [""]}],
+            }
         prog = measure.run_sandboxed(language, job)["programs"][0]
-        if any(c["rc"] != 0 for c in prog["compiles"]) or not prog["runs"] or prog["runs"][0]["rc"] != 0:
+        if (
+            any(c["rc"] != 0 for c in prog["compiles"])
+            or not prog["runs"]
+            or prog["runs"][0]["rc"] != 0
+        ):
             return False
         if test["type"] == "stdio" and _lines(prog["runs"][0]["stdout"]) != _lines(test["output"]):
             return False
@@ -72,7 +79,9 @@ def _smoke(language: str, name: str) -> list[dict]:
 
 
 def test_root_path_names_a_root_for_every_contract_language() -> None:
-    out = subprocess.run([str(RUNTIME / "root-path.sh"), "--all"], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [str(RUNTIME / "root-path.sh"), "--all"], capture_output=True, text=True, check=True
+    ).stdout
     roots = {line.split()[0]: line.split()[1] for line in out.splitlines()}
     assert roots == {"python": "python", "c": "cpp", "cpp": "cpp", "java": "java", "javascript": "node",
                      "typescript": "node", "go": "go", "rust": "rust"}  # fmt: skip
@@ -80,7 +89,13 @@ def test_root_path_names_a_root_for_every_contract_language() -> None:
 
 def test_python_root_path_is_rootfs_paths() -> None:
     env = dict(os.environ, CODEREWARD_RUNTIME_ROOT="/somewhere/py")
-    out = subprocess.run([str(RUNTIME / "root-path.sh"), "python"], capture_output=True, text=True, env=env, check=True)
+    out = subprocess.run(
+        [str(RUNTIME / "root-path.sh"), "python"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
     assert out.stdout.strip() == "/somewhere/py"
 
 
@@ -99,7 +114,9 @@ def test_smoke_pass_samples_pass_in_a_cell(language: str) -> None:
     _root_or_skip(language)
     problems = {p["id"]: p for p in _smoke(language, "problems")}
     for sample in _smoke(language, "pass"):
-        assert _passes(language, problems[sample["problem_id"]], sample["code"]), sample["problem_id"]
+        assert _passes(language, problems[sample["problem_id"]], sample["code"]), sample[
+            "problem_id"
+        ]
 
 
 @pytest.mark.parametrize("language", sorted(LANGUAGES))
@@ -107,18 +124,28 @@ def test_smoke_fail_samples_fail_in_a_cell(language: str) -> None:
     _root_or_skip(language)
     problems = {p["id"]: p for p in _smoke(language, "problems")}
     for sample in _smoke(language, "fail"):
-        assert not _passes(language, problems[sample["problem_id"]], sample["code"]), sample["problem_id"]
+        assert not _passes(language, problems[sample["problem_id"]], sample["code"]), sample[
+            "problem_id"
+        ]
 
 
 def _in_cell(language: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
     root = _root_or_skip(language)
-    return subprocess.run(measure.bwrap_argv(root) + argv, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        measure.bwrap_argv(root) + argv, capture_output=True, text=True, timeout=120
+    )
 
 
 def test_cpp_precompiled_header_is_used_with_the_recommended_flags() -> None:
     # g++ -H prints "! NAME.gch" for a precompiled header it loads, "x" for one it rejects
-    flags = [a for a in measure.toolchains.RECIPES["cpp"].compile if a not in ("-o", "prog", "main.cpp")]
-    script = "printf '#include <bits/stdc++.h>\\nint main(){}\\n' > /tmp/a.cpp && " + " ".join(flags) + " -H -o /tmp/a /tmp/a.cpp"
+    flags = [
+        a for a in measure.toolchains.RECIPES["cpp"].compile if a not in ("-o", "prog", "main.cpp")
+    ]
+    script = (
+        "printf '#include <bits/stdc++.h>\\nint main(){}\\n' > /tmp/a.cpp && "
+        + " ".join(flags)
+        + " -H -o /tmp/a /tmp/a.cpp"
+    )
     p = _in_cell("cpp", ["/bin/sh", "-c", script])
     assert p.returncode == 0, p.stderr
     assert "! /usr/lib/codereward/pch/bits/stdc++.h.gch" in p.stderr
@@ -128,12 +155,20 @@ def test_testlib_h_is_on_the_default_include_path_when_vendored() -> None:
     root = _root_or_skip("cpp")
     if "testlib:absent" in (Path(root) / ".codereward-runtime").read_text():
         pytest.skip("this cpp root was built without a vendored testlib.h (README: testlib.h)")
-    script = "printf '#include \"testlib.h\"\\nint main(int c,char**v){registerTestlibCmd(c,v);quitf(_ok,\"ok\");}\\n' > /tmp/c.cpp && cd /tmp && g++ -std=gnu++17 -O0 -fsyntax-only c.cpp"
+    script = 'printf \'#include "testlib.h"\\nint main(int c,char**v){registerTestlibCmd(c,v);quitf(_ok,"ok");}\\n\' > /tmp/c.cpp && cd /tmp && g++ -std=gnu++17 -O0 -fsyntax-only c.cpp'
     p = _in_cell("cpp", ["/bin/sh", "-c", script])
     assert p.returncode == 0, p.stderr
 
 
 def test_javac_class_data_archive_maps() -> None:
     # -Xshare:on makes a missing or stale archive an error instead of a silent fallback
-    p = _in_cell("java", ["/usr/bin/javac", "-J-Xshare:on", "-J-XX:SharedArchiveFile=/usr/lib/codereward/javac.jsa", "-version"])
+    p = _in_cell(
+        "java",
+        [
+            "/usr/bin/javac",
+            "-J-Xshare:on",
+            "-J-XX:SharedArchiveFile=/usr/lib/codereward/javac.jsa",
+            "-version",
+        ],
+    )
     assert p.returncode == 0, p.stderr
