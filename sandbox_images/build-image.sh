@@ -4,8 +4,10 @@
 #   build-image.sh LANG/VERSION TAG BASE [WHEELHOUSE_PIP]
 # BASE "runtime" imports the debootstrap runtime ($RUNTIME_ROOT) as
 # codereward/runtime-base:bookworm first (once per runtime build) and uses it: the path for
-# machines without an image registry. WHEELHOUSE_PIP, when given, is a pip that downloads
-# numpy and sortedcontainers wheels for the image's Python into the context.
+# machines without an image registry. BASE "runtime:NAME" does the same for a language root
+# (build-language-root.sh NAME, at $RUNTIME_ROOT) as codereward/runtime-NAME:bookworm.
+# WHEELHOUSE_PIP, when given, is a pip that downloads numpy and sortedcontainers wheels for
+# the image's Python into the context.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
@@ -20,21 +22,26 @@ runner="$repo/reward_api/sandbox/runner.py"
 if ! docker info >/dev/null 2>&1; then
   echo "the Docker engine is not reachable: start dockerd (or set DOCKER_HOST)" >&2; exit 1
 fi
-if [ "$base" = runtime ]; then
+case "$base" in
+  runtime) imported=codereward/runtime-base:bookworm ;;
+  runtime:*) imported="codereward/runtime-${base#runtime:}:bookworm" ;;
+  *) imported= ;;
+esac
+if [ -n "$imported" ]; then
   root=${RUNTIME_ROOT:?RUNTIME_ROOT is not set: run via 'make images'}
   stamp="$root/.codereward-runtime"
-  [ -f "$stamp" ] || { echo "no runtime at $root: run 'make runtime'" >&2; exit 1; }
+  [ -f "$stamp" ] || { echo "no runtime at $root: run 'make runtime' (or 'make runtimes')" >&2; exit 1; }
   want="$(stat -c %Y "$stamp")-path"  # bump the suffix when the import changes
   have=$(docker image inspect -f '{{ index .Config.Labels "codereward.runtime.built" }}' \
-         codereward/runtime-base:bookworm 2>/dev/null || true)
+         "$imported" 2>/dev/null || true)
   if [ "$have" != "$want" ]; then
-    echo "importing $root as codereward/runtime-base:bookworm" >&2
+    echo "importing $root as $imported" >&2
     tar -C "$root" --exclude=./proc/* --exclude=./sys/* -c . |
       docker import --change "LABEL codereward.runtime.built=$want" \
         --change "ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" - \
-        codereward/runtime-base:bookworm >/dev/null
+        "$imported" >/dev/null
   fi
-  base=codereward/runtime-base:bookworm
+  base=$imported
 fi
 
 rm -rf "$ctx"
