@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import abc
 import json
-import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -32,6 +31,10 @@ class Cell(abc.ABC):
         self.broken = False
         self._frames = FrameBuffer(MAX_FRAME_BYTES)
         self._queued: list[Frame] = []
+        self._owed: list[Callable[[dict[str, Any]], bool]] = []
+        self._oom_seen = 0
+        self.affinity: str | None = None
+        """What the cell's last lease was for (a judge: the problem whose tests it holds)."""
 
     # transport: implemented by each backend
     @abc.abstractmethod
@@ -51,12 +54,29 @@ class Cell(abc.ABC):
 
     # resources: implemented by each backend (cgroups of a bwrap cell, or of a container)
     @abc.abstractmethod
-    def prepare(self, memory_mb: int) -> int:
-        """Set the cell's memory ceiling for the next sample; return the OOM-kill count so far."""
+    def prepare(self, memory_mb: int) -> None:
+        """Set the cell's memory ceiling for the next sample (a no-op when it is unchanged)."""
 
     @abc.abstractmethod
     def oom_kills(self) -> int:
         """OOM kills inside the cell since it started (0 where the host cannot tell)."""
+
+    def oom_killed(self) -> bool:
+        """Whether the OOM killer struck in the cell since the last time this was asked.
+
+        Asked only when a test died by SIGKILL (a memory kill or its own doing), so the
+        common path reads no cgroup file."""
+        count = self.oom_kills()
+        struck = count > self._oom_seen
+        self._oom_seen = count
+        return struck
+
+    supports_fd_passing = False
+    """Whether ``pass_fd`` works: a judge and a candidate then share a socket directly."""
+
+    def pass_fd(self, fd: int) -> None:
+        """Give the runner a descriptor (SCM_RIGHTS); only where ``supports_fd_passing``."""
+        raise SandboxError(f"{type(self).__name__} cannot receive descriptors")
 
     def sample_overrides(self) -> dict[str, Any]:
         """Fields a backend sets in every ``sample`` request (the docker cell's process limit)."""
@@ -139,12 +159,35 @@ class Cell(abc.ABC):
     def ping(self, timeout_s: float = 30.0) -> dict[str, Any]:
         return self.request({"op": "ping"}, timeout_s)
 
+    def owe(self, accept: Callable[[dict[str, Any]], bool]) -> None:
+        """An answer the runner still owes (a session closed without waiting for it); it is
+        read by ``settle`` before the cell's next use, and ``accept`` says whether the cell
+        may be used again."""
+        self._owed.append(accept)
+
+    def settle(self, timeout_s: float = 30.0) -> None:
+        """Read the answers owed; SandboxError (and the cell broken) if one is not accepted."""
+        deadline = time.monotonic() + timeout_s
+        while self._owed:
+            answer = self.recv_json(deadline)
+            if "ev" in answer:
+                continue  # an event that raced the closing request
+            accept = self._owed.pop(0)
+            if not answer.get("ok") or not accept(answer):
+                self.broken = True
+                raise SandboxError(f"the cell did not end its last session cleanly: {answer}")
+
 
 CellFactory = Callable[[], Cell]
 
 
 class CellPool:
-    """At most ``size`` warm cells, leased one at a time; thread-safe."""
+    """At most ``size`` warm cells, leased one at a time; thread-safe.
+
+    A lease may name an affinity (``prefer``): an idle cell whose last lease had the same
+    one is taken first (a judge keeps a problem's test code warm). A cell that cannot start
+    wakes the next waiter instead of leaving it asleep; ``timeout_s`` bounds the wait.
+    """
 
     def __init__(self, factory: CellFactory, size: int, recycle_after: int) -> None:
         if size < 1:
@@ -152,83 +195,115 @@ class CellPool:
         self._factory = factory
         self.size = size
         self.recycle_after = recycle_after
-        self._idle: queue.LifoQueue[Cell] = queue.LifoQueue()
-        self._count = 0
-        self._lock = threading.Lock()
+        self._idle: list[Cell] = []
+        self._count = 0  # cells alive or starting
+        self._cond = threading.Condition()
         self._closed = False
         self.cells_started = 0
 
     def _new_cell(self) -> Cell:
         cell = self._factory()
-        with self._lock:
+        with self._cond:
             self.cells_started += 1
         return cell
 
     @contextmanager
-    def lease(self) -> Iterator[Cell]:
+    def lease(self, prefer: str | None = None, timeout_s: float | None = None) -> Iterator[Cell]:
         """A cell for one sample; it goes back to the pool, or is replaced if it misbehaved."""
-        cell = self._acquire()
+        cell = self._acquire(prefer, timeout_s)
         try:
             yield cell
         except BaseException:
             cell.broken = True
             raise
         finally:
+            if prefer is not None:
+                cell.affinity = prefer
             self._release(cell)
 
-    def _acquire(self) -> Cell:
-        if self._closed:
-            raise SandboxError("pool is closed")
+    def _acquire(self, prefer: str | None, timeout_s: float | None) -> Cell:
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            cell: Cell | None = None
+            with self._cond:
+                while True:
+                    if self._closed:
+                        raise SandboxError("pool is closed")
+                    if self._idle:
+                        cell = self._pick(prefer)
+                        break
+                    if self._count < self.size:
+                        self._count += 1
+                        break
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        raise SandboxError(f"no sandbox cell was free within {timeout_s} s")
+                    self._cond.wait(left)
+            if cell is None:
+                try:
+                    return self._new_cell()
+                except BaseException:
+                    self._forget()
+                    raise
+            if self._settled(cell):
+                return cell
+
+    def _pick(self, prefer: str | None) -> Cell:
+        if prefer is not None:
+            for i in range(len(self._idle) - 1, -1, -1):
+                if self._idle[i].affinity == prefer:
+                    return self._idle.pop(i)
+        return self._idle.pop()
+
+    def _forget(self) -> None:
+        """A cell is gone (closed, or it never started): make room and wake a waiter."""
+        with self._cond:
+            self._count -= 1
+            self._cond.notify()
+
+    def _settled(self, cell: Cell) -> bool:
+        """A cell from the idle list with its owed answers read; False (it is closed) if it
+        did not end its last session cleanly."""
         try:
-            return self._idle.get_nowait()
-        except queue.Empty:
-            pass
-        with self._lock:
-            grow = self._count < self.size
-            if grow:
-                self._count += 1
-        if grow:
-            try:
-                return self._new_cell()
-            except BaseException:
-                with self._lock:
-                    self._count -= 1
-                raise
-        return self._idle.get()
+            cell.settle()
+            return True
+        except SandboxError:
+            cell.close()
+            self._forget()
+            return False
 
     def _release(self, cell: Cell) -> None:
         cell.samples_run += 1
         if self._closed or cell.broken or cell.samples_run >= self.recycle_after:
             cell.close()
-            with self._lock:
-                self._count -= 1
+            self._forget()
             return
-        self._idle.put(cell)
+        with self._cond:
+            self._idle.append(cell)
+            self._cond.notify()
 
     def warm(self, n: int | None = None) -> None:
         """Start cells ahead of demand (up to n, default the pool size)."""
         cells = []
         for _ in range(min(n or self.size, self.size)):
-            with self._lock:
+            with self._cond:
                 if self._count >= self.size:
                     break
                 self._count += 1
             try:
                 cells.append(self._new_cell())
             except BaseException:
-                with self._lock:
-                    self._count -= 1
+                self._forget()
                 raise
-        for cell in cells:
-            self._idle.put(cell)
+        with self._cond:
+            self._idle.extend(cells)
+            self._cond.notify_all()
 
     def close(self) -> None:
-        self._closed = True
-        while True:
-            try:
-                cell = self._idle.get_nowait()
-            except queue.Empty:
-                break
+        with self._cond:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            self._cond.notify_all()
+        for cell in idle:
             cell.close()
-            with self._lock:
-                self._count -= 1
+            self._forget()

@@ -284,9 +284,10 @@ class DockerCell(Cell):
             pids_limit=p.max_procs,
             mem_limit=memory,
             memswap_limit=memory,
+            # no oom_score_adj for the runner: lowering it needs CAP_SYS_RESOURCE, which an
+            # engine may lack (runc then cannot start the container); each test raises its
+            # own score to the maximum instead, so the OOM killer takes tests first
             nano_cpus=int(p.cell_cpus * 1e9),
-            # the runner (pid 1) is never the OOM killer's choice; tests raise their own score
-            oom_score_adj=-999,
             auto_remove=True,
             log_config={"type": "none", "config": {}},
             runtime=p.docker_runtime or None,
@@ -385,8 +386,8 @@ class DockerCell(Cell):
         del raw[:pos]
 
     # ---------------------------------------------------------------- limits
-    def prepare(self, memory_mb: int) -> int:
-        """Set the container's memory ceiling when the limit changes; return the OOM kills."""
+    def prepare(self, memory_mb: int) -> None:
+        """Set the container's memory ceiling when the limit changes."""
         if memory_mb != self._memory_mb and self.container_id is not None:
             from docker.errors import DockerException
 
@@ -399,7 +400,6 @@ class DockerCell(Cell):
                 self.broken = True
                 raise SandboxError(f"could not set the container's memory: {exc}") from exc
             self._memory_mb = memory_mb
-        return self.oom_kills()
 
     def oom_kills(self) -> int:
         """OOM kills in the container's memory cgroup (0 when the host cannot see it)."""

@@ -34,6 +34,7 @@ import itertools
 import os
 import select
 import shutil
+import socket
 import subprocess
 import tempfile
 import threading
@@ -207,15 +208,23 @@ class ProcessCell(Cell):
         self.cgroups.set_pids(policy.cell_pids_max)
         self.cgroups.set_cpus(policy.cell_cpus)
         self.cgroups.set_memory((512 + policy.cell_memory_overhead_mb) << 20)
+        self._memory_mb = 512
+        # the fd channel: how the host hands the runner a socket to a judge (SCM_RIGHTS)
+        self._fd_sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        self._fd_channel = theirs.fileno()
         argv = self._argv()
-        self.proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
-        )
+        try:
+            self.proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                close_fds=True,
+                pass_fds=(self._fd_channel,),
+                env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"},
+            )
+        finally:
+            theirs.close()
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in = self.proc.stdin.fileno()
         self._out = self.proc.stdout.fileno()
@@ -253,7 +262,14 @@ class ProcessCell(Cell):
         ]  # fmt: skip
         for key, value in sorted(p.environment.items()):
             bwrap += ["--setenv", key, value]
-        bwrap += [p.python, "-I", "-B", f"{self._mount}/runner.py"]
+        bwrap += [
+            p.python,
+            "-I",
+            "-B",
+            f"{self._mount}/runner.py",
+            "--fd-channel",
+            str(self._fd_channel),
+        ]
         if os.geteuid() != 0:
             return bwrap
         drop = [
@@ -271,10 +287,11 @@ class ProcessCell(Cell):
         steps.append("echo -999 2>/dev/null > /proc/self/oom_score_adj")
         return ["/bin/sh", "-c", f'{"; ".join(steps)}; exec "$@"', "sh", *drop, *bwrap]
 
-    def prepare(self, memory_mb: int) -> int:
-        """Set the cell's memory ceiling for the next sample; return the OOM-kill count."""
-        self.cgroups.set_memory((memory_mb + self.policy.cell_memory_overhead_mb) << 20)
-        return self.cgroups.oom_kills()
+    def prepare(self, memory_mb: int) -> None:
+        """Set the cell's memory ceiling for the next sample, when it changes."""
+        if memory_mb != self._memory_mb:
+            self.cgroups.set_memory((memory_mb + self.policy.cell_memory_overhead_mb) << 20)
+            self._memory_mb = memory_mb
 
     def oom_kills(self) -> int:
         return self.cgroups.oom_kills()
@@ -299,6 +316,15 @@ class ProcessCell(Cell):
     def fileno(self) -> int:
         return self._out
 
+    supports_fd_passing = True
+
+    def pass_fd(self, fd: int) -> None:
+        try:
+            socket.send_fds(self._fd_sock, [b"F"], [fd])
+        except OSError as exc:
+            self.broken = True
+            raise SandboxError(f"could not pass a descriptor to the runner: {exc}") from exc
+
     def close(self) -> None:
         self.broken = True
         proc = getattr(self, "proc", None)
@@ -316,3 +342,6 @@ class ProcessCell(Cell):
                 except OSError:
                     pass
         self.cgroups.remove()
+        sock = getattr(self, "_fd_sock", None)
+        if sock is not None:
+            sock.close()

@@ -60,6 +60,7 @@ import os
 import resource
 import select
 import signal
+import socket
 import struct
 import sys
 import time
@@ -314,6 +315,9 @@ class Encoder:
     def _node(self, v):
         t = self._type(v)
         tag = _CONTAINER_TAG.get(t)
+        name = _BUILTIN_NAMES.get(self._id(v))
+        if name is not None and getattr(builtins, name, None) is v:
+            return ["bi", name]  # int, len, ValueError...: the other side's own builtin
         if t is _Record:  # an object of the other side's class, sent back by name
             attrs = dict(self._obj_getattr(v, "__dict__"))
             name = str(attrs.pop("_cr_class", "object"))
@@ -403,6 +407,12 @@ class Encoder:
         return None
 
 
+_BUILTIN_NAMES = {
+    id(obj): name for name, obj in vars(builtins).items()
+    if isinstance(obj, type | types.BuiltinFunctionType) and not name.startswith("_")
+}  # fmt: skip
+"""Builtins by identity, taken when the runner starts (before any program runs)."""
+_BUILTIN_SET = frozenset(_BUILTIN_NAMES.values())
 _SCALARS = (bool, int, float, complex, str, bytes, bytearray)
 _ANNOTATED = {int, float, str, tuple, list, dict, set, frozenset}
 _SCALAR_TAGS = {complex, bytes, bytearray, decimal.Decimal, fractions.Fraction, range}
@@ -551,6 +561,10 @@ class Decoder:
                 object.__setattr__(obj, "_cr_class", str(node[1]))
             else:
                 obj = object.__new__(cls)
+        elif tag == "bi":
+            if type(node[1]) is not str or node[1] not in _BUILTIN_SET:
+                raise Malformed("unknown builtin")
+            return getattr(builtins, node[1])
         elif tag == "h":
             if self.on_handle is None:
                 raise Malformed("unexpected handle")
@@ -1197,8 +1211,14 @@ class CandidateGone(BaseException):
 class Judge:
     """The judge child's side: runs test code; the program's names are remote proxies."""
 
-    def __init__(self, rfd, wfd, classes):
+    def __init__(self, rfd, wfd, classes, peer=-1):
         self.rfd, self.wfd = rfd, wfd
+        self.peer = peer
+        """A socket straight to the candidate's child, or -1 (peer frames go via the runner)."""
+        self.peer_buf = FrameBuffer()
+        self.peer_frames = []
+        if peer >= 0:
+            os.set_blocking(peer, False)
         self.classes = classes
         self.proxies = {}
         self.callbacks = {}
@@ -1212,14 +1232,105 @@ class Judge:
 
     # -- transport
     def _send(self, msg):
-        write_frame(self.wfd, b"P", dumps(msg))
+        data = dumps(msg)
+        if self.peer < 0:
+            write_frame(self.wfd, b"P", data)
+            return
+        view = memoryview(_HDR.pack(len(data), b"P"[0]) + data)
+        while view:
+            try:
+                n = os.write(self.peer, view)
+                view = view[n:]
+            except BlockingIOError:
+                # the candidate does not read: wait, but keep taking control (its death)
+                r, _w, _ = select.select([self.rfd], [self.peer], [], 1.0)
+                if self.rfd in r:
+                    self._control(read_frame(self.rfd))
+            except OSError:
+                self.gone = "the program closed the call channel"
+                raise CandidateGone(self.gone) from None
+
+    def reset(self):
+        """Forget everything of the last test: handle ids start again in each candidate."""
+        self.gone = None
+        self.calls = 0
+        self.proxies = {}
+        self.callbacks = {}
+        self.callback_of = {}
+        self.exc_classes = {}
+        self.comparing = set()
+        self.ns = None
+
+    def set_peer(self, fd):
+        """This session's socket to the candidate's child (-1: frames go via the runner)."""
+        if self.peer >= 0 and self.peer != fd:
+            try:
+                os.close(self.peer)
+            except OSError:
+                pass
+        self.peer = fd
+        self.peer_buf = FrameBuffer()
+        self.peer_frames = []
+        if fd >= 0:
+            os.set_blocking(fd, False)
+
+    def drain_peer(self):
+        """Drop what a finished test's candidate left on the socket."""
+        self.peer_buf = FrameBuffer()
+        self.peer_frames = []
+        if self.peer < 0:
+            return
+        while True:
+            try:
+                if not os.read(self.peer, 1 << 16):
+                    return
+            except (BlockingIOError, OSError):
+                return
+
+    def _control(self, frame):
+        if frame is None:
+            os._exit(3)  # the runner is gone: nothing to report to
+        kind, payload = frame
+        if kind == b"J":
+            ctl = json.loads(payload)
+            if ctl.get("op") == "gone":
+                self.gone = str(ctl.get("reason", "the program died"))
+                raise CandidateGone(self.gone)
+            self.pending_control.append(ctl)
+
+    def _next_frame(self):
+        """The next frame from the candidate (a control frame is handled on the way)."""
+        if self.peer < 0:
+            return read_frame(self.rfd)
+        while True:
+            if self.peer_frames:
+                return self.peer_frames.pop(0)
+            r, _, _ = select.select([self.rfd, self.peer], [], [], 5.0)
+            if self.rfd in r:
+                self._control(read_frame(self.rfd))
+            if self.peer in r:
+                try:
+                    chunk = os.read(self.peer, 1 << 20)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self.gone = "the program closed the call channel"
+                    raise CandidateGone(self.gone)
+                self.peer_buf.feed(chunk)
+                self.peer_frames.extend(self.peer_buf.frames())
 
     def _wait(self):
         """The candidate's answer to our last request, serving its callbacks meanwhile."""
         while True:
             if self.gone is not None:
                 raise CandidateGone(self.gone)
-            frame = read_frame(self.rfd)
+            try:
+                frame = self._next_frame()
+            except FrameError as exc:
+                self.gone = f"the program broke the call protocol ({exc})"
+                raise CandidateGone(self.gone) from None
             if frame is None:
                 os._exit(3)  # the runner is gone: nothing to report to
             kind, payload = frame
@@ -1735,6 +1846,7 @@ def _exit_code(code):
 
 
 CALL_R, CALL_W = 3, 4  # the test child's call channel (requests in, replies out)
+PEER_FD = 5  # a socket straight to the other side's child (the process backend passes one)
 _INT_DIGITS = sys.get_int_max_str_digits()  # CPython's default, before main() lifts it
 
 
@@ -1756,7 +1868,10 @@ def _child_main(job, test):
         if kind == "stdio":
             exec(program, ns)
         else:
-            callee = Callee(ns, trusted, CALL_R, CALL_W)
+            if test.get("peer"):
+                callee = Callee(ns, trusted, PEER_FD, PEER_FD)
+            else:
+                callee = Callee(ns, trusted, CALL_R, CALL_W)
             exec(program, ns)
             _flush()
             write_frame(CALL_W, b"R", b"")
@@ -1782,8 +1897,11 @@ def _child_main(job, test):
 
 # ================================================================ the runner side
 def _kill_all():
-    """Kill every process in this pid namespace except the runner and init; reap."""
-    for _ in range(200):
+    """Kill every process in this pid namespace but the runner; reap them; True when none is
+    left. Orphans are reparented to the runner (the namespace's init), so once no child is
+    left to reap, none is left at all (the /proc check makes sure)."""
+    deadline = time.perf_counter() + 2.0
+    while True:
         try:
             os.kill(-1, signal.SIGKILL)
         except ProcessLookupError:
@@ -1792,62 +1910,92 @@ def _kill_all():
             try:
                 pid, _ = os.waitpid(-1, os.WNOHANG)
             except ChildProcessError:
+                pid = -1
+            if pid <= 0:
                 break
-            if pid == 0:
-                break
-        others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, _SELF_PID)]
-        if not others:
-            return True
-        time.sleep(0.002)
-    return False
+        if pid == -1:
+            others = [
+                p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, _SELF_PID)
+            ]
+            if not others:
+                return True
+        if time.perf_counter() > deadline:
+            return False
+        time.sleep(0.0002)
 
 
 class _Child:
-    """One forked test child and its pipes, as the runner watches it."""
+    """One forked test child and its pipes, as the runner watches it.
 
-    def __init__(self, job, test, stdin_data):
+    A stdio child gets a stdin pipe; a callee gets the call channel (fds 3 and 4) instead;
+    both get stdout and stderr. One poll object serves the child's whole life."""
+
+    def __init__(self, job, test, stdin_data, call_channel, peer_fd=-1):
         self.job = job
         self.cap = int(job.get("max_output_bytes", 1 << 24))
-        pipes = [os.pipe() for _ in range(5)]  # stdin, stdout, stderr, call in, call out
+        r_out, w_out = os.pipe()
+        r_err, w_err = os.pipe()
+        plumbing = [(w_out, 1), (w_err, 2)]
+        theirs = [w_out, w_err]
+        self.w_in = self.w_call = self.r_call = -1
+        if stdin_data:
+            r_in, self.w_in = os.pipe()
+            plumbing.append((r_in, 0))
+            theirs.append(r_in)
+        if call_channel:
+            r_call_in, self.w_call = os.pipe()
+            self.r_call, w_call_out = os.pipe()
+            plumbing += [(r_call_in, CALL_R), (w_call_out, CALL_W)]
+            theirs += [r_call_in, w_call_out]
+        if peer_fd >= 0:
+            plumbing.append((peer_fd, PEER_FD))
         self.t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:
             try:
                 os.setsid()
-                for fd, target in (
-                    (pipes[0][0], 0), (pipes[1][1], 1), (pipes[2][1], 2),
-                    (pipes[3][0], CALL_R), (pipes[4][1], CALL_W),
-                ):  # fmt: skip
+                for fd, target in plumbing:
                     os.dup2(fd, target)
-                os.closerange(CALL_W + 1, 65536)
+                os.closerange(PEER_FD + 1, 65536)
+                if peer_fd < 0:
+                    os.close(PEER_FD)
                 _limits(job)
             except BaseException:
                 os._exit(120)
             _child_main(job, test)
             os._exit(121)
         self.pid = pid
-        for fd in (pipes[0][0], pipes[1][1], pipes[2][1], pipes[3][0], pipes[4][1]):
+        for fd in theirs:
             os.close(fd)
-        self.w_in, self.r_out, self.r_err = pipes[0][1], pipes[1][0], pipes[2][0]
-        self.w_call, self.r_call = pipes[3][1], pipes[4][0]
-        os.set_blocking(self.w_in, False)
-        os.set_blocking(self.w_call, False)
+        self.r_out, self.r_err = r_out, r_err
+        self.poller = select.poll()
+        self.open = {r_out: bytearray(), r_err: bytearray()}
+        self.out, self.err = self.open[r_out], self.open[r_err]
+        for fd in self.open:
+            self.poller.register(fd, select.POLLIN)
+        if self.r_call >= 0:
+            self.open[self.r_call] = None
+            self.poller.register(self.r_call, select.POLLIN)
         self.call_out = bytearray()
+        self.writing = set()
+        if self.w_in >= 0:
+            os.set_blocking(self.w_in, False)
+            self.poller.register(self.w_in, select.POLLOUT)
+            self.writing.add(self.w_in)
+        if self.w_call >= 0:
+            os.set_blocking(self.w_call, False)
         self.stdin = memoryview(stdin_data)
-        if not self.stdin:
-            os.close(self.w_in)
-            self.w_in = -1
-        self.out, self.err = bytearray(), bytearray()
         self.calls = FrameBuffer(self.cap + 1024)
         self.deadline = self.t0 + float(job.get("time_s", 6))
         self.status = None
         self.end = None
         self.reason = None
-        self.open = {self.r_out: self.out, self.r_err: self.err, self.r_call: None}
         try:
             self.pidfd = os.pidfd_open(pid)
+            self.poller.register(self.pidfd, select.POLLIN)
         except (AttributeError, OSError):
             self.pidfd = -1
+        self.extra = set()
 
     def reap(self):
         if self.status is None:
@@ -1855,67 +2003,83 @@ class _Child:
             if wpid:
                 self.status = st
                 self.end = time.perf_counter()
+                if self.pidfd >= 0:
+                    self.poller.unregister(self.pidfd)
+                    os.close(self.pidfd)
+                    self.pidfd = -1
         return self.status is not None
+
+    def _close_write(self, fd):
+        if fd in self.writing:
+            self.poller.unregister(fd)
+            self.writing.discard(fd)
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        if fd == self.w_in:
+            self.w_in = -1
+        elif fd == self.w_call:
+            self.w_call = -1
+            self.call_out.clear()
 
     def pump(self, extra_fds=(), timeout_s=0.05):
         """Move bytes for up to ``timeout_s``; return (call frames, ready extra fds)."""
-        poller = select.poll()
-        for fd in list(self.open) + list(extra_fds):
-            poller.register(fd, select.POLLIN)
-        if self.pidfd >= 0 and self.status is None:
-            poller.register(self.pidfd, select.POLLIN)
-        if self.w_in >= 0:
-            poller.register(self.w_in, select.POLLOUT)
-        if self.call_out and self.w_call >= 0:
-            poller.register(self.w_call, select.POLLOUT)
-        r, w = [], []
-        for fd, ev in poller.poll(max(0, int(timeout_s * 1000))):
-            if fd in (self.w_in, self.w_call):
-                w.append(fd)  # writable, or the reader is gone (the write then fails)
-            elif ev & (select.POLLIN | select.POLLHUP | select.POLLERR):
-                r.append(fd)
+        for fd in extra_fds:
+            if fd not in self.extra:
+                self.extra.add(fd)
+                self.poller.register(fd, select.POLLIN)
+        wants = self.call_out and self.w_call >= 0
+        if wants and self.w_call not in self.writing:
+            self.poller.register(self.w_call, select.POLLOUT)
+            self.writing.add(self.w_call)
+        elif not wants and self.w_call in self.writing:
+            self.poller.unregister(self.w_call)
+            self.writing.discard(self.w_call)
         frames = []
-        if self.w_call in w:
-            try:
-                n = os.write(self.w_call, self.call_out[: 1 << 16])
-                del self.call_out[:n]
-            except BlockingIOError:
-                pass
-            except OSError:
-                self.call_out.clear()
-        if self.w_in in w:
-            try:
-                n = os.write(self.w_in, self.stdin[:65536])
-            except (BrokenPipeError, BlockingIOError, OSError):
-                n = -1
-            if n < 0 or n >= len(self.stdin):
-                os.close(self.w_in)
-                self.w_in = -1
-            else:
-                self.stdin = self.stdin[n:]
-        ready_extra = [fd for fd in r if fd in extra_fds]
-        for fd in r:
-            if fd not in self.open:
-                continue
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                del self.open[fd]
-                os.close(fd)
-                continue
-            if fd == self.r_call:
-                self.calls.feed(chunk)
+        ready_extra = []
+        for fd, _ev in self.poller.poll(max(0, int(timeout_s * 1000))):
+            if fd == self.w_call:
                 try:
-                    frames.extend(self.calls.frames())
-                except FrameError:
+                    n = os.write(fd, self.call_out[: 1 << 16])
+                    del self.call_out[:n]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    self._close_write(fd)
+            elif fd == self.w_in:
+                try:
+                    n = os.write(fd, self.stdin[:65536])
+                except (BlockingIOError, InterruptedError):
+                    n = 0
+                except OSError:
+                    n = -1
+                if n < 0 or n >= len(self.stdin):
+                    self._close_write(fd)
+                else:
+                    self.stdin = self.stdin[n:]
+            elif fd in self.extra:
+                ready_extra.append(fd)
+            elif fd in self.open:
+                try:
+                    chunk = os.read(fd, 1 << 16)
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    del self.open[fd]
+                    self.poller.unregister(fd)
+                    os.close(fd)
+                    continue
+                if fd == self.r_call:
+                    self.calls.feed(chunk)
+                    try:
+                        frames.extend(self.calls.frames())
+                    except FrameError:
+                        self.reason = self.reason or "output_limit"
+                    continue
+                self.open[fd] += chunk
+                if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
                     self.reason = self.reason or "output_limit"
-                continue
-            buf = self.open[fd]
-            buf += chunk
-            if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
-                self.reason = self.reason or "output_limit"
         self.reap()
         if self.status is None and time.perf_counter() >= self.deadline:
             self.reason = self.reason or "timeout"
@@ -1939,6 +2103,8 @@ class _Child:
                 os.close(fd)
             except OSError:
                 pass
+        self.open = {}
+        self.w_in = self.w_call = self.pidfd = -1
         report = {
             "time_s": round((self.end or time.perf_counter()) - self.t0, 6),
             "stdout": self.out[: self.cap].decode("utf-8", "replace"),
@@ -1958,7 +2124,7 @@ class _Child:
 
 
 def _run_stdio(job, test):
-    child = _Child(job, test, test.get("input", "").encode("utf-8"))
+    child = _Child(job, test, test.get("input", "").encode("utf-8"), call_channel=False)
     while not child.gone() or child.open:
         child.pump()
         if child.reason or (child.status is not None and time.perf_counter() - child.end > 0.05):
@@ -1994,26 +2160,56 @@ def _await_reply(child):
     return got
 
 
-def _run_calls(job, test):
-    """A call test, or host-checked asserts: the runner makes the (host's) calls itself."""
-    child = _Child(job, test, b"")
-    replies = []
-    ready = _wait_ready(child)
-    if ready:
+class _Callee:
+    """A test child kept for consecutive call tests of a sample (a program answering a call
+    test, or host-checked asserts): one process answers them in turn, as one process runs
+    all of a sample's asserts in plain execution. A child that dies, hangs or breaks the
+    protocol fails the test it was answering, and the next test gets a fresh one."""
+
+    def __init__(self, job):
+        self.job = job
+        self.child = None
+
+    def run(self, test):
+        if self.child is None or self.child.gone():
+            self.close()
+            self.child = _Child(self.job, test, b"", call_channel=True)
+            if not _wait_ready(self.child):
+                report = self.child.finish()
+                self.child = None
+                report["ready"] = False
+                report["replies"] = []
+                return report
+        child = self.child
+        t0 = time.perf_counter()
+        child.deadline = t0 + float(self.job.get("time_s", 6))  # each test its own time
+        replies = []
         for call in test.get("calls", []):
             child.send_call(b"P", call.encode())
             got = _await_reply(child)
             if got is None:
                 break
             replies.append(got.decode("utf-8", "replace"))
+        if len(replies) < len(test.get("calls", [])) or child.gone():
+            report = child.finish()
+            self.child = None
+        else:
+            report = {"time_s": round(time.perf_counter() - t0, 6), "stdout": "",
+                      "stderr_tail": "", "limit": None, "clean": True, "exit_code": 0}  # fmt: skip
+        report["ready"] = True
+        report["replies"] = replies
+        return report
+
+    def close(self):
+        """End the kept child, if any; True when it left nothing behind."""
+        child, self.child = self.child, None
+        if child is None:
+            return True
         child.send_call(b"P", b'{"op":"end"}')
         end_by = time.perf_counter() + 0.2
         while not child.reap() and time.perf_counter() < end_by and not child.reason:
             child.pump(timeout_s=0.01)
-    report = child.finish()
-    report["ready"] = ready
-    report["replies"] = replies
-    return report
+        return bool(child.finish().get("clean", True))
 
 
 _GONE = {
@@ -2023,9 +2219,14 @@ _GONE = {
 }
 
 
-def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf):
-    """A judge-driven test: relay peer frames between the host and the child until "end"."""
-    child = _Child(job, test, b"")
+def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf, peer_fd=-1):
+    """A judge-driven test: relay peer frames between the host and the child until "end".
+
+    With a peer socket (``peer_fd``) the judge's child and this one talk directly, and the
+    runner only watches the child (its death, time and output) until "end"."""
+    direct = peer_fd >= 0
+    test = {**test, "peer": direct}
+    child = _Child(job, test, b"", call_channel=True, peer_fd=peer_fd)
     ready = _wait_ready(child)
     if not ready:
         report = child.finish()
@@ -2038,7 +2239,7 @@ def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf):
     while True:
         frames, ready_ctl = child.pump(extra_fds=(ctl_in,), timeout_s=0.05)
         for kind, payload in frames:
-            if kind == b"P" and childs_turn and not child.gone():
+            if kind == b"P" and childs_turn and not child.gone() and not direct:
                 childs_turn = False
                 write_frame(ctl_out, b"P", payload)
             else:  # out of turn: a program writing on the channel itself
@@ -2061,7 +2262,7 @@ def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf):
         done = False
         for kind, payload in ctl_buf.frames():
             if kind == b"P":
-                if not child.gone():
+                if not child.gone() and not direct:
                     childs_turn = True
                     child.send_call(b"P", payload)
             elif kind == b"J":
@@ -2071,7 +2272,8 @@ def _run_served(job, test, index, ctl_in, ctl_out, ctl_buf):
                     done = True
         if done:
             break
-    child.send_call(b"P", b'{"op":"end"}')
+    if not direct:
+        child.send_call(b"P", b'{"op":"end"}')
     report = child.finish()
     report["ready"] = True
     return report, stop
@@ -2215,16 +2417,29 @@ def _sample(job, ctl_in, ctl_out, ctl_buf):
     if job.get("numpy"):
         _ensure_numpy()
     _precompile(job)
+    peer_fd = _received_fd() if job.get("peer") else -1
+    try:
+        return _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd)
+    finally:
+        if peer_fd >= 0:
+            os.close(peer_fd)
+
+
+def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     reports = []
+    callee = _Callee(job)
+    kept_clean = True
     for index, test in enumerate(job["tests"]):
         stop = False
         kind = test["kind"]
+        if kind != "calls":
+            kept_clean &= callee.close()
         if kind == "stdio":
             report = _run_stdio(job, test)
         elif kind == "calls":
-            report = _run_calls(job, test)
+            report = callee.run(test)
         elif kind == "serve":
-            report, stop = _run_served(job, test, index, ctl_in, ctl_out, ctl_buf)
+            report, stop = _run_served(job, test, index, ctl_in, ctl_out, ctl_buf, peer_fd)
         else:
             report = {"error": "unknown test kind", "clean": True, "exit_code": None, "limit": None}
         reports.append(report)
@@ -2234,136 +2449,256 @@ def _sample(job, ctl_in, ctl_out, ctl_buf):
             break
         if report.get("limit") == "timeout" and job.get("stop_after_timeout"):
             break  # all-or-nothing: one timeout decides, and the rest would time out too
+    kept_clean &= callee.close()
     clean = _wipe("/tmp") & _wipe("/dev/shm") & _wipe_ipc() & _reset_modes()
-    anomaly = not clean or any(not r.get("clean", True) for r in reports)
+    anomaly = not clean or not kept_clean or any(not r.get("clean", True) for r in reports)
     return {"ok": True, "tests": reports, "anomaly": anomaly}
 
 
 # ================================================================ the judge session
-def _judge_child(job, rfd, wfd):
+MAX_JUDGE_SESSIONS = 256
+
+
+def _judge_child(job, fd):
+    """The judge's child: runs the tests of the sessions of one problem, in fresh namespaces.
+
+    ``fd`` is its control socket to the runner (frames both ways; the peer socket of each
+    session arrives on it too). It never runs candidate code; it lives until the runner
+    kills it (another problem, a timeout, a death, or MAX_JUDGE_SESSIONS sessions)."""
     try:
-        _limits(
-            {**job, "time_s": float(job.get("time_s", 6)) * max(1, len(job.get("tests", []))) + 5}
-        )
-        classes = {}
-        judge = Judge(rfd, wfd, classes)
+        # CPU time accumulates across sessions: the runner's wall clock bounds each test
+        _limits({**job, "time_s": 24 * 3600})
+        ctl = socket.socket(fileno=fd)
+        judge = Judge(fd, fd, {}, -1)
         while True:
-            frame = read_frame(rfd)
+            frame = read_frame(fd)
             if frame is None:
                 break
             kind, payload = frame
             if kind != b"J":
                 continue  # a late reply of a finished test
             msg = json.loads(payload)
-            if msg.get("op") != "run":
+            op = msg.get("op")
+            if op == "session":
+                if msg.get("peer"):
+                    _, fds, _, _ = socket.recv_fds(ctl, 16, 1)
+                    os.dup2(fds[0], PEER_FD)
+                    os.close(fds[0])
+                    judge.set_peer(PEER_FD)
+                continue
+            if op == "end_session":
+                judge.set_peer(-1)
+                write_frame(fd, b"S", b"")
+                continue
+            if op != "run":
                 continue
             i = int(msg["test"])
             test = job["tests"][i]
-            judge.gone = None
-            judge.calls = 0
-            judge.proxies.clear()
+            judge.drain_peer()
+            judge.reset()
             t0 = time.perf_counter()
             verdict, detail = judge.run(test["code"], job.get("setup"), test.get("entry", ()))
             out = {"ev": "verdict", "test": i, "verdict": verdict, "detail": str(detail)[:300],
                    "calls": judge.calls, "time_s": round(time.perf_counter() - t0, 6)}  # fmt: skip
-            write_frame(wfd, b"V", json.dumps(out).encode())
+            write_frame(fd, b"V", json.dumps(out).encode())
     except BaseException:
         os._exit(1)
     os._exit(0)
 
 
+class _JudgeProcess:
+    """The runner's handle on its judge child, kept across the sessions of one problem."""
+
+    def __init__(self, job):
+        self.key = job.get("key")
+        self.sessions = 0
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                os.dup2(theirs.fileno(), 3)
+                os.closerange(4, 65536)
+            except BaseException:
+                os._exit(120)
+            _judge_child(job, 3)
+            os._exit(121)
+        theirs.close()
+        self.pid = pid
+        self.fd = self.sock.fileno()
+        self.buf = FrameBuffer()
+        self.alive = True
+
+    def reusable_for(self, job):
+        if not self.alive or job.get("key") is None or job.get("key") != self.key:
+            return False
+        if self.sessions >= MAX_JUDGE_SESSIONS:
+            return False
+        try:
+            wpid, _ = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            wpid = self.pid
+        return wpid == 0
+
+    def send(self, kind, payload):
+        write_frame(self.fd, kind, payload)
+
+    def kill(self):
+        self.alive = False
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        self.sock.close()
+
+
+_JUDGE_PROCESS = None
+
+
 def _judge(job, ctl_in, ctl_out, ctl_buf):
-    """A judge session: one child runs each test the host asks for; frames are relayed."""
+    """A judge session: the judge child runs each test the host asks for; frames are relayed.
+
+    The child is kept for the next session of the same problem (``key``): a fresh process
+    per sample would pay its fork and first page faults each time. Anything unusual (a
+    timeout, a death, a process left behind) ends it."""
+    global _JUDGE_PROCESS
     if job.get("numpy"):
         _ensure_numpy()
-    to_child_r, to_child_w = os.pipe()
-    from_child_r, from_child_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setsid()
-            os.close(to_child_w)
-            os.close(from_child_r)
-            os.dup2(to_child_r, 3)
-            os.dup2(from_child_w, 4)
-            os.closerange(5, 65536)
-        except BaseException:
-            os._exit(120)
-        _judge_child(job, 3, 4)
-        os._exit(121)
-    os.close(to_child_r)
-    os.close(from_child_w)
-    child_buf = FrameBuffer()
+    peer_fd = _received_fd() if job.get("peer") else -1
+    child = _JUDGE_PROCESS
+    if child is None or not child.reusable_for(job):
+        if child is not None:
+            child.kill()
+        child = _JUDGE_PROCESS = _JudgeProcess(job)
+    child.sessions += 1
+    child.send(b"J", dumps({"op": "session", "peer": peer_fd >= 0}))
+    if peer_fd >= 0:
+        socket.send_fds(child.sock, [b"F"], [peer_fd])
+        os.close(peer_fd)
     running = None
     deadline = None
     per_test = float(job.get("time_s", 6))
-    child_alive = True
     send_json(ctl_out, {"ev": "judge_ready"})
+    keep = True
     while True:
-        rlist = [ctl_in] + ([from_child_r] if child_alive else [])
+        rlist = [ctl_in] + ([child.fd] if child.alive else [])
         timeout = 0.05 if running is not None else 1.0
         r, _, _ = select.select(rlist, [], [], timeout)
-        if from_child_r in r:
-            chunk = os.read(from_child_r, 1 << 20)
+        if child.alive and child.fd in r:
+            try:
+                chunk = os.read(child.fd, 1 << 20)
+            except OSError:
+                chunk = b""
             if not chunk:
-                child_alive = False
+                child.alive = False
             else:
-                child_buf.feed(chunk)
-                for kind, payload in child_buf.frames():
+                child.buf.feed(chunk)
+                for kind, payload in child.buf.frames():
                     if kind == b"P":
                         write_frame(ctl_out, b"P", payload)
                     elif kind == b"V":
                         running = None
                         write_frame(ctl_out, b"J", payload)
-        if running is not None and (time.perf_counter() > deadline or not child_alive):
-            reason = "timeout" if child_alive else "the judge died"
+        if running is not None and (time.perf_counter() > deadline or not child.alive):
+            verdict = "timeout" if child.alive else "judge_error"
+            detail = "timeout" if child.alive else "the judge died"
             send_json(
-                ctl_out,
-                {
-                    "ev": "verdict",
-                    "test": running,
-                    "verdict": "timeout" if child_alive else "judge_error",
-                    "detail": reason,
-                },
+                ctl_out, {"ev": "verdict", "test": running, "verdict": verdict, "detail": detail}
             )
             running = None
-            break
+            keep = False
+            child.kill()
         if ctl_in in r:
             chunk = os.read(ctl_in, 1 << 20)
             if not chunk:
-                break
+                child.kill()
+                sys.exit(0)
             ctl_buf.feed(chunk)
             closing = False
             for kind, payload in ctl_buf.frames():
                 if kind == b"P":
-                    if child_alive:
-                        write_frame(to_child_w, b"P", payload)
+                    if child.alive:
+                        child.send(b"P", payload)
                     continue
                 msg = json.loads(payload)
                 op = msg.get("op")
                 if op == "run":
                     running = int(msg.get("test", 0))
                     deadline = time.perf_counter() + per_test + 1.0
-                    write_frame(to_child_w, b"J", payload)
+                    if child.alive:
+                        child.send(b"J", payload)
                 elif op == "gone":
-                    if child_alive:
-                        write_frame(to_child_w, b"J", payload)
+                    if child.alive:
+                        child.send(b"J", payload)
                 elif op == "close":
                     closing = True
             if closing:
                 break
-    for fd in (to_child_w, from_child_r):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    clean = _kill_all()
+    if keep and child.alive and not _end_session(child):
+        keep = False
+    if not keep or not child.alive:
+        child.kill()
+        _JUDGE_PROCESS = None
+        clean = _kill_all()
+    else:
+        clean = _only_left(child.pid) or _kill_all_and_forget()
     _wipe("/tmp")
     return {"ok": True, "clean": clean}
 
 
+def _end_session(child):
+    """Tell the judge child the session is over; True once it has said so (within 2 s)."""
+    try:
+        child.send(b"J", dumps({"op": "end_session"}))
+    except OSError:
+        return False
+    deadline = time.perf_counter() + 2.0
+    while time.perf_counter() < deadline:
+        r, _, _ = select.select([child.fd], [], [], 0.05)
+        if not r:
+            continue
+        try:
+            chunk = os.read(child.fd, 1 << 20)
+        except OSError:
+            return False
+        if not chunk:
+            return False
+        child.buf.feed(chunk)
+        if any(kind == b"S" for kind, _ in child.buf.frames()):
+            return True
+    return False
+
+
+def _only_left(pid):
+    """True when the judge child is the only process besides the runner."""
+    others = [p for p in os.listdir("/proc") if p.isdigit() and int(p) not in (1, _SELF_PID, pid)]
+    return not others
+
+
+def _kill_all_and_forget():
+    """Processes besides the judge child were left behind: end everything, child included."""
+    global _JUDGE_PROCESS
+    if _JUDGE_PROCESS is not None:
+        _JUDGE_PROCESS.kill()
+        _JUDGE_PROCESS = None
+    _kill_all()
+    return False
+
+
 _PRCTL = None
 _MODES = {}
+_FD_SOCK = None
+
+
+def _received_fd():
+    """The next socket the host passed on the fd channel (a peer, for a judged sample)."""
+    if _FD_SOCK is None:
+        raise FrameError("no fd channel")
+    _, fds, _, _ = socket.recv_fds(_FD_SOCK, 16, 1)
+    if len(fds) != 1:
+        raise FrameError("expected one descriptor")
+    return fds[0]
 
 
 def main():
@@ -2371,13 +2706,19 @@ def main():
 
     global _PRCTL
 
+    global _FD_SOCK
     ctl_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 100)
     ctl_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 100)
+    if "--fd-channel" in sys.argv:  # where the host passes peer sockets (SCM_RIGHTS)
+        given = int(sys.argv[sys.argv.index("--fd-channel") + 1])
+        _FD_SOCK = socket.socket(fileno=fcntl.fcntl(given, fcntl.F_DUPFD_CLOEXEC, 100))
+        os.close(given)
     null = os.open("/dev/null", os.O_RDWR)
-    for fd in (0, 1, 2, CALL_R, CALL_W):  # keep low fds taken so test pipes never land on them
+    low = (0, 1, 2, CALL_R, CALL_W, PEER_FD)  # kept taken, so test pipes never land on them
+    for fd in low:
         if fd != null:
             os.dup2(null, fd)
-    if null not in (0, 1, 2, CALL_R, CALL_W):
+    if null not in low:
         os.close(null)
     try:  # non-dumpable: the program cannot open /proc/<runner>/fd or ptrace the runner
         import ctypes

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import select
+import socket
 import threading
 import time
 import warnings
@@ -69,10 +70,13 @@ class _Work:
     """One unique (problem, program, reward) unit and the jobs that share it."""
 
     key: str
+    digest: str
     problem: Problem
     program: str
     reward: Any
     jobs: list[int]
+    syntax: Verdict | None = None
+    """no_code or syntax_error, decided on the host before anything runs; None: it compiles."""
 
 
 def syntax_verdict(program: str) -> Verdict | None:
@@ -146,7 +150,8 @@ class Verifier:
                 unit = units.get(key)
                 if unit is None:
                     resolved = scoring.resolve(reward, (job.problem.metadata or {}).get("reward"))
-                    units[key] = _Work(key, job.problem, program, resolved, [i])
+                    units[key] = _Work(key, digest, job.problem, program, resolved, [i],
+                                       syntax_verdict(program))  # fmt: skip
                 else:
                     unit.jobs.append(i)
         results: list[Result | None] = [None] * len(jobs)
@@ -179,20 +184,35 @@ class Verifier:
                 if on_result is not None:
                     on_result(idx, one)
 
-        def run_and_finish(unit: _Work) -> None:
-            finish(unit, self._run_unit(unit))
+        def run_and_finish(units: list[_Work]) -> None:
+            for unit in units:
+                finish(unit, self._run_unit(unit))
 
-        futures = [self._executor.submit(run_and_finish, u) for u in work_list]
+        futures = [self._executor.submit(run_and_finish, t) for t in self._tasks(work_list)]
         for fut in futures:
             fut.result()
         return [r for r in results if r is not None]
+
+    def _tasks(self, units: list[_Work]) -> list[list[_Work]]:
+        """Units grouped by problem, so a worker verifies one problem's samples in a row and
+        its judge keeps that problem's test code warm; a group is split when there are
+        fewer problems than workers, so every worker still has work."""
+        groups: dict[str, list[_Work]] = {}
+        for u in units:
+            groups.setdefault(u.digest, []).append(u)
+        split = max(1, -(-self.settings.workers // max(1, len(groups))))
+        tasks = []
+        for group in groups.values():
+            size = max(1, -(-len(group) // split))
+            tasks += [group[i : i + size] for i in range(0, len(group), size)]
+        return tasks
 
     def _scan(self, units: list[_Work]) -> dict[str, Any]:
         """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
         groups: dict[tuple[str, ...], list[_Work]] = {}
         for u in units:
             # a program that does not compile is paid 0 anyway; its scan could only stall
-            if u.reward.scan_categories and syntax_verdict(u.program) is None:
+            if u.reward.scan_categories and u.syntax is None:
                 groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
         if not groups:
             return {}
@@ -210,7 +230,7 @@ class Verifier:
 
         problem = unit.problem
         base = {"problem_id": problem.id, "sample_id": None}
-        verdict = syntax_verdict(unit.program)
+        verdict = unit.syntax
         indices = scoring.select_tests(problem.tests, unit.reward.max_tests)
         if verdict is not None:
             tests = [TestResult(verdict=verdict) for _ in indices]
@@ -267,10 +287,13 @@ class Verifier:
         judged = [i for i, p in enumerate(plans) if p.kind == "judge"]
         outcomes: dict[int, dict[str, Any]] = {}
         with self._stage("sandbox"), self.pool.lease() as cell:
-            oom_before = cell.prepare(limits.memory_mb)
-            cell.send_json({**request, **cell.sample_overrides()})
+            cell.prepare(limits.memory_mb)
             deadline = time.monotonic() + budget
-            with _JudgeSession(self, problem, plans, judged, numpy) as judge:
+            with _JudgeSession(self, problem, plans, judged, numpy, unit.digest) as judge:
+                if judge.connect(cell):
+                    request["peer"] = True
+                cell.send_json({**request, **cell.sample_overrides()})
+                judge.start()
                 while True:
                     kind, payload = cell.recv(deadline)
                     if kind != b"J":
@@ -292,10 +315,11 @@ class Verifier:
                         continue  # a "gone" notice after its test ended
                     answer = cell.check(event)
                     break
-            oom = cell.oom_kills() > oom_before
             reports = answer.get("tests")
             if not isinstance(reports, list) or len(reports) > len(plans):
                 raise SandboxError("runner answered with a malformed report")
+            killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
+            oom = killed and cell.oom_killed()
             limits_hit = any(
                 isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
             )
@@ -388,6 +412,7 @@ class _JudgeSession:
         plans: list[Plan],
         judged: list[int],
         numpy: bool,
+        key: str,
     ) -> None:
         self.verifier = verifier
         self.problem = problem
@@ -395,30 +420,73 @@ class _JudgeSession:
         self.tests = [{"code": _assert_code(problem, plans[p]), "entry": list(plans[p].entry)}
                       for p in judged]  # fmt: skip
         self.numpy = numpy
+        self.key = key
         self._lease: Any = None
         self.cell: Cell | None = None
+        self.direct = False
+        """The judge's child and the candidate's talk over one socket, not via the host."""
 
     def __enter__(self) -> _JudgeSession:
         return self
 
-    def _open(self, deadline: float) -> Cell:
+    def _lease_judge(self) -> Cell:
         if self.cell is None:
-            self._lease = self.verifier.judges.lease()
+            # a judge that ran this problem last still holds its test code in a warm child
+            self._lease = self.verifier.judges.lease(prefer=self.key)
             self.cell = self._lease.__enter__()
-            limits = self.problem.limits
-            self.cell.prepare(max(limits.memory_mb, 256))
-            self.cell.send_json({
-                "op": "judge",
-                "setup": self.problem.setup_code,
-                "tests": self.tests,
-                "time_s": limits.time_s,
-                "memory_mb": max(limits.memory_mb, 256),
-                "numpy": self.numpy,
-            })  # fmt: skip
+            self._ready = False
+            self._started = False
+        return self.cell
+
+    def connect(self, cand: Cell) -> bool:
+        """Where both cells take descriptors (the process backend), give each one end of a
+        socket pair, so calls go child to child; else the host relays them. True if direct."""
+        if not self.tests or not cand.supports_fd_passing:
+            return False
+        judge = self._lease_judge()
+        if not judge.supports_fd_passing:
+            return False
+        a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            cand.pass_fd(a.fileno())
+            judge.pass_fd(b.fileno())
+        finally:
+            a.close()
+            b.close()
+        self.direct = True
+        return True
+
+    def start(self) -> None:
+        """Lease a judge and start its session, while the candidate loads the program."""
+        if not self.tests:
+            return
+        self._lease_judge()
+        assert self.cell is not None
+        if self._started:
+            return
+        self._started = True
+        limits = self.problem.limits
+        self.cell.prepare(max(limits.memory_mb, 256))
+        self.cell.send_json({
+            "op": "judge",
+            "setup": self.problem.setup_code,
+            "tests": self.tests,
+            "time_s": limits.time_s,
+            "memory_mb": max(limits.memory_mb, 256),
+            "numpy": self.numpy,
+            "peer": self.direct,
+            "key": self.key,
+        })  # fmt: skip
+
+    def _open(self, deadline: float) -> Cell:
+        self.start()
+        assert self.cell is not None
+        if not self._ready:
             ready = self.cell.recv_json(deadline)
             if ready.get("ev") != "judge_ready":
                 self.cell.check(ready)
                 raise SandboxError("the judge did not start")
+            self._ready = True
         return self.cell
 
     def relay(self, cand: Cell, position: int, deadline: float) -> dict[str, Any]:
@@ -463,12 +531,10 @@ class _JudgeSession:
             return
         try:
             if not self.cell.broken:
+                # the judge cleans up while the sample goes on; its answer is read before
+                # the cell's next lease (CellPool settles it), and an unclean end recycles it
                 self.cell.send_json({"op": "close"})
-                answer = self.cell.recv_json(time.monotonic() + 30.0)
-                while "ev" in answer:  # a verdict that raced the close
-                    answer = self.cell.recv_json(time.monotonic() + 30.0)
-                if not self.cell.check(answer).get("clean", False):
-                    self.cell.broken = True
+                self.cell.owe(lambda answer: bool(answer.get("clean")))
         except SandboxError:
             self.cell.broken = True
         finally:

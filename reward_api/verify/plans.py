@@ -84,26 +84,26 @@ def _parse(source: str) -> ast.Module:
         return ast.parse(source)
 
 
-def bound_names(tree: ast.AST) -> set[str]:
-    """Every name the code binds anywhere: assignments, defs, classes, imports, parameters."""
-    names: set[str] = set()
+def names_of(tree: ast.AST) -> tuple[set[str], set[str]]:
+    """(names loaded, names bound) anywhere in the code: assignments, defs, classes,
+    imports, parameters, ``except ... as`` and ``match`` captures bind."""
+    loaded: set[str] = set()
+    bound: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            names.add(node.id)
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
+            bound.add(node.name)
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
-                names.add((alias.asname or alias.name).split(".")[0])
+                bound.add((alias.asname or alias.name).split(".")[0])
         elif isinstance(node, ast.arg):
-            names.add(node.arg)
-        elif (isinstance(node, ast.ExceptHandler) and node.name) or (
-            isinstance(node, ast.MatchAs | ast.MatchStar) and node.name
-        ):
-            names.add(node.name)
+            bound.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
+            bound.add(node.name)
         elif isinstance(node, ast.MatchMapping) and node.rest:
-            names.add(node.rest)
-    return names
+            bound.add(node.rest)
+    return loaded, bound
 
 
 def _top_level_names(tree: ast.Module) -> set[str]:
@@ -129,10 +129,8 @@ def _code_names(source: str) -> tuple[frozenset[str], frozenset[str]] | None:
         tree = _parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    loaded = {
-        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
-    }
-    return frozenset(loaded), frozenset(bound_names(tree))
+    loaded, bound = names_of(tree)
+    return frozenset(loaded), frozenset(bound)
 
 
 @functools.lru_cache(maxsize=4096)

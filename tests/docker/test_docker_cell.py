@@ -62,7 +62,8 @@ def test_runner_is_pid_1_and_answers(cell: DockerCell) -> None:
 
 
 def test_memory_ceiling_follows_the_problem_limit(cell: DockerCell) -> None:
-    assert cell.prepare(1024) == 0
+    cell.prepare(1024)
+    assert cell.oom_kills() == 0
     memory = _inspect(cell.container_id)["HostConfig"]["Memory"]
     assert memory == (1024 + POLICY.cell_memory_overhead_mb) << 20
 
