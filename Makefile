@@ -55,8 +55,8 @@ run: verify-demo ## smoke-verify the bundled set, then serve on 127.0.0.1:8000 (
 test: test-deps install trainer-deps chart-tools images service-image ## the whole suite against real sandboxes, Redis, Celery, Docker, semgrep and vLLM (slow tier: test-slow)
 	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
 
-test-fast: install ## everything needing neither Docker images nor vLLM nor the chart tools (a few minutes)
-	$(PYTEST) $(FAST) --ignore=tests/trainer $(PYTEST_ARGS)
+test-fast: install trainer-deps ## everything needing neither Docker images nor vLLM nor the chart tools (a few minutes)
+	OMP_NUM_THREADS=1 $(PYTEST) $(FAST) $(PYTEST_ARGS)
 
 test-core: install ## the package root: schemas, CLI, JSONL, public surface, import boundaries
 	$(PYTEST) tests/core $(PYTEST_ARGS)

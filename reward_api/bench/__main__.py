@@ -5,6 +5,9 @@ Sections (each prints its own table; a section whose parts are missing says why)
 - verify: ``codereward verify`` (the CLI, cold start included, default reward with the hack
   gate) on >= 1,200 MBPP tests and on APPS, against plain unsandboxed runs on the same
   number of workers: a fresh ``python3 -I`` per test, and a fresh one per sample;
+- judged: HumanEval-shaped ``check(candidate)`` tests (the judge path), 4 samples a
+  problem, against a fresh interpreter per sample;
+- round trip: the cost of one call from the judge's test code into the candidate;
 - cell memory: what one warm cell costs (cgroup accounting, when available);
 - static, docker, gateway: the benches those components ship.
 
@@ -96,6 +99,94 @@ def bench_verify(
     }
 
 
+def _whole_check_set(path: Path, n_problems: int, per_problem: int) -> list[Any]:
+    """MBPP as HumanEval's harness shapes it: one test, ``def check(candidate)`` holding the
+    asserts, then ``check(entry)``: a judged test. ``per_problem`` samples of each (the
+    reference, told apart by a comment), as a pass@k evaluation or an RL group has."""
+    from reward_api.schemas import Problem, Sample
+    from reward_api.verify.pipeline import Job
+
+    jobs = []
+    for line in path.read_text().splitlines()[:n_problems]:
+        rec = json.loads(line)
+        fn = _first_function(rec["code"])
+        if fn is None:
+            continue
+        body = "\n".join("    " + t.replace(fn + "(", "candidate(") for t in rec["test_list"])
+        test = f"def check(candidate):\n{body}\n\ncheck({fn})\n"
+        problem = Problem.model_validate(
+            {
+                "id": str(rec["task_id"]),
+                "tests": [{"type": "assert", "code": test}],
+                "reference": rec["code"],
+                "setup_code": rec["test_setup_code"] or None,
+            }
+        )
+        for k in range(per_problem):
+            code = f"{rec['code']}\n# sample {k}\n"
+            jobs.append(Job(problem, Sample(problem_id=problem.id, code=code)))
+    return jobs
+
+
+def _first_function(code: str) -> str | None:
+    import re
+
+    m = re.search(r"def\s+(\w+)\s*\(", code)
+    return m.group(1) if m else None
+
+
+def bench_judged(path: Path, n_problems: int = 160, per_problem: int = 4) -> dict[str, Any]:
+    """Judged tests (the test code runs in a judge cell) against plain per-sample runs."""
+    from reward_api.verify.pipeline import Verifier, VerifierSettings
+
+    jobs = _whole_check_set(path, n_problems, per_problem)
+    with Verifier(VerifierSettings(workers=2)) as verifier:
+        verifier.verify(jobs[:2])  # cells up, as a serving verifier's are
+        t0 = time.perf_counter()
+        results = verifier.verify(jobs)
+        t_verify = time.perf_counter() - t0
+    pairs = [(j.problem, j.sample.code or "") for j in jobs]
+    _, t_sample = run_plain_many(pairs, workers=2, per="sample")
+    return {
+        "set": f"MBPP as whole check() tests, {per_problem} samples a problem",
+        "samples": len(jobs),
+        "accepted": sum(r.accepted for r in results),
+        "verify_s": t_verify,
+        "plain_per_sample_s": t_sample,
+        "ratio_vs_fresh_interpreter_per_sample": t_verify / t_sample,
+    }
+
+
+def bench_round_trip(backend: str = "process", calls: int = 400) -> dict[str, Any]:
+    """The cost of one call from the judge's test code into the candidate and back: a test
+    making ``calls`` calls, less a test making one, per call."""
+    from reward_api.schemas import Problem, Sample
+    from reward_api.verify.pipeline import Job, Verifier, VerifierSettings
+
+    def timed(n: int, verifier: Any, tag: int) -> float:
+        test = f"for i in range({n}):\n    assert f(i) == i + 1\n"
+        problem = Problem.model_validate(
+            {"id": f"rt{n}", "tests": [{"type": "assert", "code": test}]}
+        )
+        code = f"def f(x):\n    return x + 1\n# {tag}\n"
+        t0 = time.perf_counter()
+        (result,) = verifier.verify([Job(problem, Sample(problem_id=problem.id, code=code))])
+        if not result.accepted:
+            raise RuntimeError(f"the round-trip program was not accepted: {result.verdict}")
+        return time.perf_counter() - t0
+
+    with Verifier(VerifierSettings(sandbox=backend, workers=1)) as verifier:
+        for tag in range(2):
+            timed(1, verifier, tag), timed(calls, verifier, tag)
+        one = min(timed(1, verifier, 10 + t) for t in range(3))
+        many = min(timed(calls, verifier, 20 + t) for t in range(3))
+    return {
+        "backend": backend,
+        "path": "judge <-> candidate socket" if backend == "process" else "relayed by the host",
+        "ms_per_call_round_trip": 1000 * (many - one) / (calls - 1),
+    }
+
+
 def bench_cell_memory() -> dict[str, Any]:
     from reward_api.sandbox.process import ProcessCell
     from reward_api.verify.pipeline import VerifierSettings
@@ -137,8 +228,17 @@ def main() -> int:
             "verify vs plain execution (APPS stdio/call, 2 workers)",
             lambda: bench_verify("apps", "apps", DATA / "apps_mini_val_150.jsonl", 1000),
         )
+        _section(
+            "judged tests vs plain execution (HumanEval-shaped check(), 2 workers)",
+            lambda: bench_judged(DATA / "mbpp.jsonl"),
+        )
     else:
         print(f"\n## verify\n  skipped: no datasets at {DATA} (set CODEREWARD_BENCH_DATA)")
+    _section("one call round trip, judge to candidate (process backend)", bench_round_trip)
+    _section(
+        "one call round trip, judge to candidate (docker backend)",
+        lambda: bench_round_trip("docker"),
+    )
     _section("memory of one warm cell", bench_cell_memory)
 
     def static() -> Any:

@@ -5,26 +5,34 @@ Threat model. Candidate programs are hostile. This backend is built to keep them
 - the network: a new network namespace with only loopback; nothing routes out, and the
   host's loopback (where Redis or the gateway listen) is another namespace.
 - host files and secrets: the mount namespace holds only the runtime root (read-only), a
-  private ``/proc``, a minimal ``/dev``, a private tmpfs ``/tmp`` and ``/dev/shm``, and the
-  runner script (read-only). The environment is cleared and set from the policy.
+  private ``/proc``, a minimal read-only ``/dev``, private tmpfs ``/tmp`` and ``/dev/shm``
+  of fixed sizes, and the runner script (read-only). The environment is cleared and set
+  from the policy.
 - host processes: a new pid namespace (the program sees only its cell); ipc and uts too.
 - privilege: a new user namespace with one unprivileged uid (65534) and no capabilities;
   when the service runs as root, the cell itself is started as host uid 65534 (setpriv), so
   even an escape from the namespaces lands as ``nobody``. ``--new-session`` stops TIOCSTI.
 - other samples: a cell runs one sample at a time; after every test all processes but the
-  runner die (``kill(-1)``) and after every sample ``/tmp`` and ``/dev/shm`` are wiped; the
-  runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
-- resources: per test, rlimits on address space, CPU seconds, file size, open files and
-  processes (counted per user namespace), a wall clock and an output cap enforced by the
-  runner; per cell, when the host lets us write cgroups (root on cgroup v1 or v2), a memory
-  ceiling that also bounds ``/tmp`` and a pids ceiling.
+  runner die (``kill(-1)``); after every sample ``/tmp`` and ``/dev/shm`` are wiped (their
+  modes restored), System V IPC objects are removed, and anything left over recycles the
+  cell; the runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
+- the pass signal: the test's code and expected values live in a judge cell (or on the
+  host); the candidate only answers calls, on a socket to the judge's child that the host
+  hands the two runners over each cell's fd channel (SCM_RIGHTS), so no frame of the
+  program's ever crosses the host.
+- resources: per test, rlimits on address space, CPU seconds, file size, open files,
+  message queues and processes (counted per user namespace), a wall clock and an output
+  cap enforced by the runner; per cell, when the host lets us write cgroups (root on
+  cgroup v1 or v2), a memory ceiling above the tmpfs sizes, a pids ceiling and a CPU quota
+  (``cell_cpus``), so a neighbour's spinners cannot starve a cell. Tests raise their own
+  ``oom_score_adj`` so the OOM killer takes them, never the runner.
 
 Not covered: kernel exploits (namespaces share the host kernel: use the docker backend with
 gVisor, ``docker_runtime = "runsc"``, for that), CPU cache side channels, and denial of
-service through the host's own limits when cgroups are unavailable (then a ``/tmp`` fill is
-bounded only by the file-size rlimit and the time limit). The runner is the namespace's init (pid 1), which the kernel shields from signals sent
-from inside the namespace, so a program cannot kill it; if a cell dies anyway, the host
-sees no pass, retries the sample in a new cell and reports ``sandbox_error`` at last.
+service through the host's own limits when cgroups are unavailable. The runner is the
+namespace's init (pid 1), which the kernel shields from signals sent from inside the
+namespace, so a program cannot kill it; if a cell dies anyway, the host sees no pass,
+retries the sample in a new cell and reports ``sandbox_error`` at last.
 """
 
 from __future__ import annotations
