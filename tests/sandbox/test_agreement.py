@@ -10,12 +10,13 @@ from __future__ import annotations
 import ast
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from reward_api.bench.unsandboxed import run_plain_many
 from reward_api.data.converters import convert
-from reward_api.schemas import Sample
+from reward_api.schemas import AssertTest, Sample
 from reward_api.verify.pipeline import Job
 
 DATA = Path(
@@ -80,4 +81,41 @@ def test_sandbox_agrees_with_plain_execution(name, verifier):
         and "timeout" not in [v.value for v in pv]
     ]
     assert len(jobs) >= 30
+    assert disagreements == []
+
+
+def _whole_check(problem: Any, entry: str) -> Any:
+    """The problem's asserts as one HumanEval-style ``check(candidate)`` test (the judge's)."""
+    body = "\n".join(
+        "    " + t.code.replace(f"{entry}(", "candidate(")
+        for t in problem.tests
+        if t.type == "assert"
+    )
+    test = f"def check(candidate):\n{body}\n\ncheck({entry})\n"
+    return problem.model_copy(update={"tests": [AssertTest(code=test)]})
+
+
+def test_judged_tests_agree_with_plain_execution(verifier):
+    """HumanEval's shape: the whole check function runs in the judge, the program is called."""
+    problems, samples, _ = convert("mbpp", str(DATA / "mbpp.jsonl"))
+    by_id = {p.id: p for p in problems}
+    jobs = []
+    for s in samples[3::25]:
+        problem = by_id[s.problem_id]
+        names = [n.name for n in ast.parse(s.code or "").body if isinstance(n, ast.FunctionDef)]
+        if not names:
+            continue
+        judged = _whole_check(problem, names[-1] if len(names) == 1 else names[0])
+        for i, code in enumerate([s.code] + [m for k in (1, 4) if (m := mutate(s.code or "", k))]):
+            jobs.append(Job(judged, Sample(problem_id=judged.id, sample_id=str(i), code=code)))
+    results = verifier.verify(jobs)
+    plain, _ = run_plain_many([(j.problem, j.sample.code or "") for j in jobs], per="test")
+    disagreements = [
+        (j.problem.id, j.sample.sample_id, r.verdict.value, [v.value for v in pv])
+        for j, r, pv in zip(jobs, results, plain, strict=True)
+        if r.accepted != all(v.value == "accepted" for v in pv)
+        and "timeout" not in [v.value for v in pv]
+    ]
+    assert len(jobs) >= 60
+    assert sum(r.accepted for r in results) >= len(jobs) // 4
     assert disagreements == []
