@@ -13,6 +13,7 @@ reported as ``sandbox_error`` with ``reward = None``: never as a program's failu
 from __future__ import annotations
 
 import json
+import logging
 import select
 import socket
 import threading
@@ -45,6 +46,7 @@ from reward_api.verify.keys import problem_digest, result_key, runtime_version
 from reward_api.verify.plans import PARSE_LOCK, Plan, plan_tests
 from reward_api.verify.settings import VerifierSettings
 
+log = logging.getLogger(__name__)
 SANDBOX_ATTEMPTS = 3
 # compiling candidate programs on the host (the syntax check) must not spray their warnings
 warnings.filterwarnings("ignore", category=SyntaxWarning)
@@ -186,7 +188,16 @@ class Verifier:
 
         def run_and_finish(units: list[_Work]) -> None:
             for unit in units:
-                finish(unit, self._run_unit(unit))
+                try:
+                    base = self._run_unit(unit)
+                except Exception as exc:
+                    # The sample boundary: a fault of ours on one sample (a bug) is logged
+                    # loudly and reported as that sample's sandbox_error (no reward, dropped
+                    # by trainers); it never costs the rest of the batch its results.
+                    log.exception("verifying a sample of %s failed", unit.problem.id)
+                    error = f"internal error: {type(exc).__name__}: {exc}"
+                    base = sandbox_error_result(unit.problem.id, None, error)
+                finish(unit, base)
 
         futures = [self._executor.submit(run_and_finish, t) for t in self._tasks(work_list)]
         for fut in futures:

@@ -98,11 +98,30 @@ def test_missing_image_is_refused_with_a_fix() -> None:
         DockerCell.factory(replace(POLICY, docker_image="codereward/no-such-image:0"))
 
 
-def test_a_limit_hit_marks_the_cell_for_replacement(cell: DockerCell) -> None:
-    cell.request(ECHO, 30)
-    assert not cell.broken
-    cell.request({**ECHO, "program": "while True:\n    pass\n", "time_s": 1}, 30)
-    assert cell.broken
+def test_a_limit_hit_replaces_the_container() -> None:
+    """A sample whose test hit a limit leaves a container that may hold its leftovers: the
+    pool starts a fresh one for the next sample; a clean sample keeps its cell warm."""
+    from reward_api import Job, Problem, Sample, Verifier, VerifierSettings
+
+    problem = Problem.model_validate(
+        {
+            "id": "p",
+            "limits": {"time_s": 1},
+            "tests": [{"type": "stdio", "input": "1\n", "output": "1"}],
+        }
+    )
+    with Verifier(VerifierSettings(sandbox="docker", workers=1)) as verifier:
+
+        def run(code: str) -> str:
+            (result,) = verifier.verify([Job(problem, Sample(problem_id="p", code=code))])
+            return result.verdict.value
+
+        assert run("print(input())") == "accepted"
+        assert run("print(input())\n# again") == "accepted"
+        assert verifier.pool.cells_started == 1
+        assert run("while True:\n    pass\n") == "timeout"
+        assert run("print(input())\n# after") == "accepted"
+        assert verifier.pool.cells_started == 2
 
 
 def test_unreachable_engine_is_refused_with_a_fix(tmp_path) -> None:

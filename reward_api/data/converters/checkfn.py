@@ -3,8 +3,8 @@
 HumanEval, HumanEval+ (HF copy) and LeetCodeDataset grade with a ``check(candidate)``
 function called on the entry point. Where its body is nothing but ``assert`` statements,
 each becomes its own ``assert`` test with ``candidate`` replaced by the entry point, so
-the problem's test count is honest (the 5-test rule) and the verifier can lift each
-``assert <expr> == <expected>`` out of the sandbox. Anything else (loops, helpers,
+the problem's test count is honest (the 5-test rule) and the host can check each
+``assert f(<literals>) == <literal>`` itself (reward_api.verify.plans). Anything else (loops, helpers,
 random inputs) stays one test: ``<test>\\ncheck(<entry_point>)``.
 
 ``truthiness_as_bool`` rewrites ``assert f(x)`` as ``assert bool(f(x))`` for every family

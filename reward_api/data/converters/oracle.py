@@ -310,8 +310,8 @@ def call_tests(
 
     Plain JSON arguments and outputs make exact ``call`` tests. Tuple or set arguments
     (given ``shapes``), or outputs only a Python literal represents (a set, a tuple that
-    must stay one), make ``assert fn(<args>) == <output>`` tests, which the verifier lifts
-    like MBPP's own. Float outputs get an absolute tolerance of ``max(atol, 1e-6)``, as
+    must stay one), make ``assert fn(<args>) == <output>`` tests, which the host checks
+    like MBPP's own (reward_api.verify.plans). Float outputs get an absolute tolerance of ``max(atol, 1e-6)``, as
     EvalPlus grades them. Outputs whose order the reference leaves to the hash seed are
     compared sorted: ``assert sorted(fn(<args>)) == <sorted output>``. With ``truthiness``
     (the source itself grades by ``assert f(x)``), outputs nothing represents are graded by

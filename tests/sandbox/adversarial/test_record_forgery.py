@@ -1,7 +1,9 @@
-"""Exploit: write forged result records straight to the runner's results pipe, then exit.
+"""Exploit: write forged result records on every descriptor the program has, then exit.
 
-The forger controls the values it reports, but not the expected values (they never enter
-the sandbox), so a forged record is worth no more than returning that value honestly.
+There is no results pipe to forge: a test passes on what trusted code saw (the host's
+comparison of an answered call, or the judge's run of the test code). Bytes a program
+writes on its call channel out of turn are a protocol breach that fails its test, and an
+exit before answering is never a pass.
 """
 
 from tests.conftest import run
