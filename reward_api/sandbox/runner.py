@@ -15,31 +15,36 @@ type ``P``: a *peer payload*, an opaque message between the judge's child and th
 candidate's child that runners and host forward without parsing. Ops:
 
 - ``{"op": "ping"}`` -> ``{"ok": true, "python": ...}``
-- ``{"op": "sample", "program", "setup", "tests", limits...}``: runs each test in a fresh
-  child. ``stdio`` tests get their input on stdin; ``call`` tests (a contract ``call``
-  test, or host-checked assert statements) get their calls from the runner over the
-  child's call channel and the raw replies go back in the report; a ``serve`` test is
-  driven by the judge: the runner emits ``{"ev": "serving", "test": i}``, forwards ``P``
-  frames both ways, and ends the test on the host's ``{"op": "end"}``; a child that dies
-  while serving is reported at once (``{"ev": "gone"}``). The answer, ``{"ok": true,
-  "tests": [...], "anomaly": ...}``, holds what each child did (exit status, stdout, raw
-  replies): never a verdict against expected output, which this cell never sees.
-- ``{"op": "judge", "setup", "tests": [{"code", "entry"}], limits...}``: forks one judge
-  child for the sample; ``{"op": "run", "test": i}`` runs test i's code in a fresh
-  namespace in which every entry-point name is a proxy for the candidate's object; the
-  child's calls go out as ``P`` frames and its outcome comes back as ``{"ev": "verdict"}``.
-  ``{"op": "gone"}`` tells it the candidate died; ``{"op": "close"}`` ends the session.
+- ``{"op": "sample", "program", "setup", "tests", limits..., "peer"}``: runs each test in a
+  fresh child. ``stdio`` tests get their input on stdin; ``calls`` tests (a contract
+  ``call`` test, or host-checked assert statements) get their calls from the runner over
+  the child's call channel and the raw replies go back in the report, consecutive ones
+  answered by one child as plain execution would; a ``serve`` test is driven by the judge:
+  the runner emits ``{"ev": "serving", "test": i}``, the judge's requests reach the child
+  (over a socket the host passed on the fd channel when ``peer``, else as ``P`` frames
+  the runner relays, one each way in turn), and the host's ``{"op": "end"}`` ends the test;
+  a child that dies while serving is reported at once (``{"ev": "gone"}``). The answer,
+  ``{"ok": true, "tests": [...], "anomaly": ...}``, holds what each child did (exit
+  status, stdout, raw replies): never a verdict against expected output, which this cell
+  never sees.
+- ``{"op": "judge", "setup", "tests": [{"code", "entry"}], limits..., "key", "peer"}``:
+  a session of the judge child, which is kept for the next session of the same problem
+  (``key``); ``{"op": "run", "test": i}`` runs test i's code in a fresh namespace in which
+  every entry-point name is a proxy for the candidate's object, and its outcome comes back
+  as ``{"ev": "verdict"}``; ``{"op": "gone"}`` tells it the candidate died; ``{"op":
+  "close"}`` ends the session.
 
-Peer protocol (inside ``P`` payloads, JSON): the judge sends requests ``{"op": "get" |
-"call" | "getattr" | ..., ...}``; the candidate answers ``{"ok": VALUE}``, ``{"raise":
-{...}}`` or ``{"exit": code}``. Values cross in the flat codec below: plain data is rebuilt
-as real builtin values on the other side; functions, classes, generators and other objects
-of the program come back as *handles* whose calls, attributes, items and iteration are
-further requests; a mutable argument's state after a call comes back with the reply, and an
-argument returned as itself keeps its identity. A judge-side function passed to the program
-becomes a *callback* the candidate may call (the only request it may make). Comparisons,
-hashing and arithmetic on a handle never reach the program: an object of the program's own
-types is opaque, equal to nothing but itself, so no ``__eq__`` it defines is ever asked.
+Peer protocol (JSON payloads between the judge's child and the candidate's): the judge
+sends requests ``{"op": "get" | "call" | "getattr" | ..., ...}``; the candidate answers
+``{"ok": VALUE}``, ``{"raise": {...}}`` or ``{"exit": code}``. Values cross in the flat
+codec below: plain data is rebuilt as real builtin values on the other side; functions,
+classes, generators and other objects of the program come back as *handles* whose calls,
+attributes, items and iteration are further requests; objects the judge sent come back as
+references to its own (identity kept), with the contents the program left them. A
+judge-side function passed to the program becomes a *callback* the candidate may call (the
+only request it may make). Comparisons, hashing and arithmetic on a handle never reach the
+program: its objects are equal only to themselves or, when their class defines ``__eq__``,
+by class and attributes, so no ``__eq__`` it defines is ever asked.
 
 Cleanliness: after each test every process of the cell but the runner dies
 (``kill(-1, SIGKILL)``); after each sample ``/tmp`` and ``/dev/shm`` are wiped without
@@ -1225,7 +1230,6 @@ class Judge:
         self.callback_of = {}
         self.exc_classes = {}
         self.gone = None
-        self.pending_control = []
         self.calls = 0
         self.ns = None
         self.comparing = set()
@@ -1296,7 +1300,6 @@ class Judge:
             if ctl.get("op") == "gone":
                 self.gone = str(ctl.get("reason", "the program died"))
                 raise CandidateGone(self.gone)
-            self.pending_control.append(ctl)
 
     def _next_frame(self):
         """The next frame from the candidate (a control frame is handled on the way)."""
@@ -1339,7 +1342,6 @@ class Judge:
                 if ctl.get("op") == "gone":
                     self.gone = str(ctl.get("reason", "the program died"))
                     raise CandidateGone(self.gone)
-                self.pending_control.append(ctl)
                 continue
             try:
                 msg = loads(payload)

@@ -1,10 +1,16 @@
-"""The verification spine: extract -> dedupe -> sandbox -> grade -> judge -> scan -> score.
+"""The verification spine: extract -> dedupe -> plan -> sandbox (judge) -> grade -> scan -> score.
 
-``Verifier`` owns two pools of warm cells (candidates, and judges that never run candidate
-code) and turns (problem, sample) jobs into ``Result``s in job order. Identical work inside
-one call (same problem, program and reward settings) runs once. Every stage is timed under
-the name that is also its metric key: ``extract``, ``sandbox``, ``grade``, ``judge``,
-``scan``, ``score`` (``Verifier.stage_seconds``).
+``Verifier`` owns two pools of warm cells, candidates and judges (which never run candidate
+code), and turns (problem, sample) jobs into ``Result``s in job order. Identical work
+inside one call (``keys.result_key``) runs once. Each test gets a plan
+(``reward_api.verify.plans``): stdio and call tests and host-checked asserts run in the
+candidate's cell alone; any other assert test runs in a judge session leased beside it,
+the judge's child calling into the candidate's over a socket (process backend) or
+through this process (docker). Grading (``reward_api.verify.grading``) decides every
+verdict outside the candidate. A worker takes one problem's samples in a row, so its
+judge keeps that problem's test code warm. Every stage is timed under the name that is
+also its metric key: ``extract``, ``sandbox``, ``judge``, ``grade``, ``scan``, ``score``
+(``Verifier.stage_seconds``).
 
 Infrastructure failures (a cell that dies or hangs) are retried in fresh cells, then
 reported as ``sandbox_error`` with ``reward = None``: never as a program's failure.
