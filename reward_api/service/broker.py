@@ -130,7 +130,7 @@ class CeleryDispatch:
         return out
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int
+        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
     ) -> dict[str, Any]:
         reply_to = f"cr:reply:{uuid.uuid4().hex}"
         payload = {
@@ -139,16 +139,21 @@ class CeleryDispatch:
             "stdin": stdin,
             "time_s": time_s,
             "memory_mb": memory_mb,
+            # wall-clock: the worker may be another host; past it nobody waits for the run
+            "start_by": time.time() + wait_s,
         }
 
         def publish() -> None:
-            self.app.send_task(RUN_TASK_NAME, args=[payload], queue="python", routing_key="python")
+            self.app.send_task(
+                RUN_TASK_NAME, args=[payload], queue="python", routing_key="python",
+                expires=wait_s,
+            )  # fmt: skip
 
         try:
             await anyio.to_thread.run_sync(publish)
         except PUBLISH_ERRORS as exc:
             raise BrokerUnavailable(str(exc)) from exc
-        deadline = time.monotonic() + time_s + self.settings.request_timeout_s
+        deadline = time.monotonic() + wait_s + time_s + 5.0
         while time.monotonic() < deadline:
             try:
                 popped = await self.redis.blpop([reply_to], timeout=1)
@@ -158,7 +163,7 @@ class CeleryDispatch:
             if popped is not None:
                 report: dict[str, Any] = json.loads(popped[1])
                 return report
-        return {"error": "no worker replied before the deadline"}
+        return {"error": "no worker ran the program in time", "busy": True}
 
     async def ready(self) -> dict[str, bool]:
         try:

@@ -53,6 +53,7 @@ from reward_api.schemas import (
     sandbox_error_result,
 )
 from reward_api.service.cache import RedisCache, as_hit
+from reward_api.service.dispatch import run_program_retrying
 from reward_api.service.settings import ServiceSettings
 from reward_api.verify.pipeline import Job, Verifier
 
@@ -111,13 +112,18 @@ def make_celery(settings: ServiceSettings) -> Celery:
 
     @app.task(name=RUN_TASK_NAME)
     def run_code(payload: dict[str, Any]) -> int:
-        report = state.verifier().run_program(
+        wait_s = float(payload.get("start_by", time.time() + 30.0)) - time.time()
+        if wait_s <= 0:
+            return 0  # the gateway has answered 504 already; nobody reads a reply
+        report = run_program_retrying(
+            state.verifier(),
             payload["code"],
             payload["stdin"],
             payload["time_s"],
             payload["memory_mb"],
+            wait_s,
         )
-        _push(state, payload["reply_to"], json.dumps(report))
+        _push(state, payload["reply_to"], json.dumps(report), ttl_s=60)
         return 0
 
     return app
@@ -234,11 +240,11 @@ def _reply(state: _WorkerState, reply_to: str, chunk: int, results: dict[str, Re
     _push(state, reply_to, body)
 
 
-def _push(state: _WorkerState, reply_to: str, body: str) -> None:
+def _push(state: _WorkerState, reply_to: str, body: str, ttl_s: int = REPLY_TTL_S) -> None:
     def push() -> None:
         pipe = state.redis().pipeline(transaction=True)
         pipe.rpush(reply_to, body)
-        pipe.expire(reply_to, REPLY_TTL_S)
+        pipe.expire(reply_to, ttl_s)
         pipe.execute()
 
     through_outage(state, push)

@@ -108,3 +108,15 @@ def test_client_retries_429_honouring_retry_after_then_reports_no_reward(tight: 
     assert 0.6 <= elapsed < 5
     assert results[0]["verdict"] == "sandbox_error" and results[0]["reward"] is None
     assert "HTTP 429" in results[0]["error"]
+
+
+def test_drop_ins_are_never_rate_limited(tight: str) -> None:
+    """verl sends one /run_code per test and counts a 429 as a failed test
+    (verl/utils/reward_score/sandbox_fusion/utils.py, 0.9.1: only 504 is retried), so the
+    drop-ins queue instead of refusing while /v1 keeps its 429."""
+    body = {"code": "print(1)", "language": "python", "run_timeout": 4}
+    codes = [
+        httpx.post(tight + "/run_code", params={"api_key": KEY}, json=body, timeout=60).status_code
+        for _ in range(8)
+    ]
+    assert codes == [200] * 8
