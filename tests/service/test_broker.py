@@ -39,9 +39,10 @@ class Stack:
         self.env = base_env(
             CODEREWARD_BROKER_URL=f"redis://127.0.0.1:{self.port}/0",
             CODEREWARD_TASK_CHUNK_SIZE="2",
-            CODEREWARD_TASK_SOFT_TIME_LIMIT_S="8",
-            CODEREWARD_TASK_TIME_LIMIT_S="9",
-            CODEREWARD_VISIBILITY_TIMEOUT_S="10",
+            CODEREWARD_TASK_SOFT_TIME_LIMIT_S="40",
+            CODEREWARD_TASK_TIME_LIMIT_S="45",
+            CODEREWARD_VISIBILITY_TIMEOUT_S="6",
+            CODEREWARD_LEASE_RENEW_S="1",
             CODEREWARD_RESTORE_INTERVAL_S="1",
             CODEREWARD_WORKERS="1",
             CODEREWARD_REQUEST_TIMEOUT_S="120",
@@ -116,6 +117,25 @@ def test_worker_killed_mid_batch_every_item_gets_exactly_one_result(stack: Stack
     results = r.json()["results"]
     assert [x["sample_id"] for x in results] == [str(i) for i in range(8)]
     assert [x["verdict"] for x in results] == ["accepted"] * 8
+
+
+def test_a_task_longer_than_the_visibility_timeout_runs_once(stack: Stack) -> None:
+    """Live workers renew their leases, so a long task is never handed to a second one."""
+    long = {
+        "id": "long",
+        "tests": [{"type": "stdio", "input": "2 3\n", "output": "5"}],
+        "limits": {"time_s": 30},
+    }
+    httpx.post(stack.url + "/v1/problems", json={"problems": [long]}, timeout=10)
+    tag = time.time_ns()
+    code = f"import time\ntime.sleep(14)\n{ADD_OK}\n# long {tag}"
+    received = sum(w.log.read_text(errors="replace").count("received") for w in stack.workers)
+    r = httpx.post(stack.url + "/v1/rewards", json={"items": [{"problem_id": "long", "code": code}]},
+                   timeout=120)  # fmt: skip
+    assert r.status_code == 200 and r.json()["results"][0]["verdict"] == "accepted", r.text
+    time.sleep(2)
+    after = sum(w.log.read_text(errors="replace").count("received") for w in stack.workers)
+    assert after == received + 1
 
 
 def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> None:

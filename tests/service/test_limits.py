@@ -79,9 +79,9 @@ def test_placeholder_and_short_keys_are_refused_and_never_echoed() -> None:
     assert KEY not in repr(ServiceSettings(api_keys=KEY))
 
 
-def test_time_limits_must_nest_inside_the_visibility_timeout() -> None:
+def test_time_limits_nest_and_leases_are_renewed_often_enough() -> None:
     with pytest.raises(ValidationError):
-        ServiceSettings(task_time_limit_s=700, visibility_timeout_s=600)
+        ServiceSettings(lease_renew_s=30, visibility_timeout_s=60)
     with pytest.raises(ValidationError):
         ServiceSettings(task_soft_time_limit_s=400, task_time_limit_s=330)
 
