@@ -175,6 +175,29 @@ def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> Non
     assert all(w.alive() for w in stack.workers)  # supervisors outlive the outage
 
 
+def test_a_wait_false_job_survives_its_gateway(stack: Stack) -> None:
+    """The gateway that drove a job is SIGKILLed; a new one adopts the job from Redis."""
+    tag = time.time_ns()
+    slow = "import time\ntime.sleep(1)\n" + ADD_OK
+    items = [{"problem_id": "one", "code": slow + f"\n# adopt {tag} {i}", "sample_id": str(i)}
+             for i in range(6)]  # fmt: skip
+    r = httpx.post(stack.url + "/v1/rewards", json={"items": items, "wait": False}, timeout=30)
+    assert r.status_code == 202, r.text
+    job = r.json()["job_id"]
+    time.sleep(1.0)
+    stack.gateway.kill9()
+    stack.gateway, stack.url = start_server(stack.env, stack.workdir)
+    deadline = time.monotonic() + 120
+    while True:
+        state = httpx.get(stack.url + f"/v1/jobs/{job}", timeout=10).json()
+        if state["status"] == "done" or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert state["status"] == "done", state
+    assert [x["sample_id"] for x in state["results"]] == [str(i) for i in range(6)]
+    assert [x["verdict"] for x in state["results"]] == ["accepted"] * 6
+
+
 def test_run_code_runs_on_a_worker(stack: Stack) -> None:
     body = {"code": "print(input() * 2)", "stdin": "ab\n", "language": "python", "run_timeout": 5}
     r = httpx.post(stack.url + "/run_code", json=body, timeout=60)
@@ -183,6 +206,9 @@ def test_run_code_runs_on_a_worker(stack: Stack) -> None:
 
 
 def test_chunk_replies_are_not_left_behind(stack: Stack) -> None:
+    """Collected replies are deleted; those of a killed gateway (above) expire."""
     client = redis.Redis(port=stack.port)
-    assert list(client.scan_iter("cr:reply:*")) == []
+    left = list(client.scan_iter("cr:reply:*"))
+    assert all(0 < client.ttl(k) <= 3600 for k in left)
+    assert len(left) <= 3  # the chunks of the job whose gateway was killed
     client.close()
