@@ -149,10 +149,17 @@ class CeleryDispatch:
                 expires=wait_s,
             )  # fmt: skip
 
-        try:
-            await anyio.to_thread.run_sync(publish)
-        except PUBLISH_ERRORS as exc:
-            raise BrokerUnavailable(str(exc)) from exc
+        start_by = time.monotonic() + wait_s
+        while True:
+            # verl does not retry a 503 but does retry a 504: ride out a Redis restart
+            # within the run's queueing budget, then answer "busy" (504)
+            try:
+                await anyio.to_thread.run_sync(publish)
+                break
+            except PUBLISH_ERRORS:
+                if time.monotonic() + 0.5 >= start_by:
+                    return {"error": "broker unreachable within the wait", "busy": True}
+                await asyncio.sleep(0.5)
         deadline = time.monotonic() + wait_s + time_s + 5.0
         while time.monotonic() < deadline:
             try:
