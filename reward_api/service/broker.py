@@ -40,6 +40,9 @@ from reward_api.service.tasks import (
 )
 from reward_api.verify.keys import runtime_version
 
+RUN_OVERHEAD_S = 3.0
+"""Seconds a /run_code answer may take beyond its queueing wait and its time limit."""
+
 # publishing to a broker that is down fails in kombu as well as in redis-py
 PUBLISH_ERRORS = (redis.RedisError, kombu.exceptions.OperationalError)
 
@@ -160,7 +163,8 @@ class CeleryDispatch:
                 if time.monotonic() + 0.5 >= start_by:
                     return {"error": "broker unreachable within the wait", "busy": True}
                 await asyncio.sleep(0.5)
-        deadline = time.monotonic() + wait_s + time_s + 5.0
+        # the run's own budget: its time limit and the runner's start-up and report
+        deadline = start_by + time_s + RUN_OVERHEAD_S
         while time.monotonic() < deadline:
             try:
                 popped = await self.redis.blpop([reply_to], timeout=1)

@@ -55,7 +55,8 @@ from reward_api.service.problem_store import Entry, find
 from reward_api.verify.extract import extract_code
 
 RUN_CODE_SLACK_S = 5.0
-"""Queueing allowed beyond ``compile_timeout`` on /run_code (verl leaves 10 s of slack)."""
+"""Queueing allowed beyond ``compile_timeout`` on /run_code. verl waits compile + run + 10 s;
+the answer comes by compile + 5 (queue) + run + 3 (``broker.RUN_OVERHEAD_S``): 2 s early."""
 
 # ---------------------------------------------------------------- OpenRLHF
 
