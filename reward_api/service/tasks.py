@@ -226,7 +226,8 @@ def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
         fresh = {k: r for (k, _, _), r in zip(todo, results, strict=True)}
         through_outage(state, lambda: cache.put_many(fresh))
         infra = [r for r in fresh.values() if r.verdict is Verdict.sandbox_error]
-        if infra and task.request.retries < (task.max_retries or 0):
+        healthy = state.verifier().pool.healthy  # cells start: a retry can succeed
+        if infra and healthy and task.request.retries < (task.max_retries or 0):
             # Finished items are in the cache; the retry redoes only the failed ones.
             raise task.retry(countdown=min(2**task.request.retries, 30))
         done.update(fresh)
