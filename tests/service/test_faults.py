@@ -14,6 +14,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -96,3 +97,27 @@ def test_run_code_queues_with_a_bounded_wait_then_answers_504(broken: tuple) -> 
         codes = list(pool.map(call, range(8)))
     # 2 cells, a 6 s budget for the queue: the first wave runs, the rest time out queued
     assert set(codes) <= {200, 504} and codes.count(200) >= 2 and 504 in codes, codes
+
+
+def test_healthy_run_code_under_load_never_answers_sandbox_error(tmp_path: Path) -> None:
+    """The 'Broken pipe' / 'runner died (exit -9)' answers of a healthy server, made
+    reproducible: bursts of concurrent /run_code separated by idle gaps longer than anyio's
+    idle-thread lifetime (10 s). Cells used to be started on those threads and died with
+    them (bwrap's --die-with-parent follows the parent thread); none may fail now."""
+    proc, url = start_server(base_env(CODEREWARD_WORKERS="2"), tmp_path)
+    try:
+        answers: list[tuple[int, dict, float]] = []
+        for burst in range(3):
+            if burst:
+                time.sleep(12)
+            with cf.ThreadPoolExecutor(8) as pool:
+                answers += pool.map(lambda i: _run(url, ADD_OK, f"{i} {burst}\n"), range(150))
+    finally:
+        proc.stop()
+    bad = [
+        (c, a.get("status"), a.get("message"))
+        for c, a, _ in answers
+        if a.get("status") != "Success"
+    ]
+    print(f"\n{len(answers)} /run_code in 3 bursts: {len(bad)} not Success")
+    assert bad == []
