@@ -67,7 +67,7 @@ class OpenRLHFRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     query: list[str] = Field(description="Prompt + response texts, one per sample.")
-    prompts: list[str] | None = Field(
+    prompts: list[str | None] | None = Field(
         default=None, description="The prompts; removed from the front of each query when present."
     )
     labels: list[str | int | float | dict[str, Any] | None] | None = Field(

@@ -143,6 +143,8 @@ print(json.dumps(out))
 
 
 def test_trl_grpo_trainer_calls_our_reward_function(url: str, tmp_path: Path) -> None:
+    pytest.importorskip("torch")  # the trainer's tier (make trainer-deps); TRL needs torch
+    pytest.importorskip("transformers")
     script = f"""
 import json, os, sys
 os.environ.setdefault("OMP_NUM_THREADS", "1")
