@@ -1,5 +1,5 @@
 # The reward service (reward_api/service): gateway, Celery worker. Included by the Makefile.
-.PHONY: serve worker test-service fuzz-service bench-service
+.PHONY: serve worker test-service fuzz-service bench-service soak client-venvs
 
 ##@ Service
 
@@ -17,3 +17,12 @@ fuzz-service: $(VENV)/.installed ## longer schemathesis run against the live Ope
 
 bench-service: $(VENV)/.installed ## gateway req/s, p50/p99, cache hit/miss, embedded vs Celery, overhead ratio
 	$(PY) -m reward_api.bench.gateway
+
+SOAK_S ?= 600
+soak: test-deps $(VENV)/.installed ## the soak: real-client traffic for SOAK_S seconds (600) with a worker SIGKILL, a Redis restart and a broken runtime; figures in runs/soak.json
+	@mkdir -p runs
+	CODEREWARD_SOAK_S=$(SOAK_S) CODEREWARD_SOAK_LEASE_S= CODEREWARD_SOAK_DOCKER=$(if $(shell docker image inspect $(SANDBOX_IMAGE) >/dev/null 2>&1 && echo y),1,0) \
+	  CODEREWARD_SOAK_REPORT=runs/soak.json $(BIN)/pytest -q -s --timeout $$(( $(SOAK_S) + 900 )) tests/service/test_soak.py
+
+client-venvs: $(VENV)/.installed ## the real trainer clients (verl, OpenRLHF 0.8.1/0.9.0/0.11.2, SandboxFusion 0.3.7, TRL 1.16) in $(VENV)/tools/clients, outside the project venv
+	$(PY) -c 'import sys; sys.path.insert(0, "tests/service"); import clients; [clients.ensure(n) for n in clients.PACKAGES]'

@@ -7,6 +7,7 @@ CodeRewardError
 └── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
     ├── StaticAnalysisError  semgrep-core failed (reward_api.verify.static_analysis)
     ├── SandboxError      a cell died, hung or answered nonsense
+    │   └── SandboxBusy   no cell was free before the caller's deadline (load, not a fault)
     └── SandboxUnavailable the backend cannot start at all (missing runtime, no engine)
 """
 
@@ -31,6 +32,10 @@ class InfrastructureError(CodeRewardError):
 
 class SandboxError(InfrastructureError):
     """A cell failed (died, hung, protocol error)."""
+
+
+class SandboxBusy(SandboxError):
+    """Every cell stayed busy until the lease's deadline: the pool is loaded, not broken."""
 
 
 class SandboxUnavailable(InfrastructureError):

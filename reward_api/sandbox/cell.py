@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from reward_api.errors import SandboxError
+from reward_api.errors import SandboxBusy, SandboxError
 from reward_api.sandbox.runner import FrameBuffer, FrameError
 
 MAX_FRAME_BYTES = 256 << 20
@@ -185,32 +185,56 @@ class CellPool:
     """At most ``size`` warm cells, leased one at a time; thread-safe.
 
     A lease may name an affinity (``prefer``): an idle cell whose last lease had the same
-    one is taken first (a judge keeps a problem's test code warm). A cell that cannot start
-    wakes the next waiter instead of leaving it asleep; ``timeout_s`` bounds the wait.
+    one is taken first (a judge keeps a problem's test code warm).
+
+    Nothing waits without a deadline. A lease waits at most ``timeout_s`` (default
+    ``max_wait_s``) and then raises ``SandboxError``. Cells start on their own threads, so
+    a start that hangs never holds a caller past its deadline. When a start fails, the
+    waiters are woken and the pool turns to rebuilding: one thread retries the start with
+    exponential back-off (``backoff_s`` doubling up to ``backoff_max_s``) while every lease
+    that would need a new cell fails at once with ``SandboxError`` (a broken sandbox answers
+    promptly instead of piling up waiters); the first cell that starts again ends the
+    rebuild, and the pool serves as before without anyone restarting it.
     """
 
-    def __init__(self, factory: CellFactory, size: int, recycle_after: int) -> None:
+    def __init__(
+        self,
+        factory: CellFactory,
+        size: int,
+        recycle_after: int,
+        max_wait_s: float = 900.0,
+        backoff_s: float = 0.5,
+        backoff_max_s: float = 10.0,
+    ) -> None:
         if size < 1:
             raise ValueError("pool size must be >= 1")
         self._factory = factory
         self.size = size
         self.recycle_after = recycle_after
+        self.max_wait_s = max_wait_s
+        self.backoff_s = backoff_s
+        self.backoff_max_s = backoff_max_s
         self._idle: list[Cell] = []
         self._count = 0  # cells alive or starting
+        self._leased = 0
         self._cond = threading.Condition()
         self._closed = False
         self.cells_started = 0
+        self.start_failures = 0
+        """Consecutive failed starts; non-zero while the pool is rebuilding."""
+        self.last_start_error = ""
+        self._to_start = 0
+        self._starter: threading.Thread | None = None
 
-    def _new_cell(self) -> Cell:
-        cell = self._factory()
-        with self._cond:
-            self.cells_started += 1
-        return cell
+    @property
+    def healthy(self) -> bool:
+        """False while cells cannot start (the pool is rebuilding with back-off)."""
+        return self.start_failures == 0
 
     @contextmanager
     def lease(self, prefer: str | None = None, timeout_s: float | None = None) -> Iterator[Cell]:
         """A cell for one sample; it goes back to the pool, or is replaced if it misbehaved."""
-        cell = self._acquire(prefer, timeout_s)
+        cell = self._acquire(prefer, self.max_wait_s if timeout_s is None else timeout_s)
         try:
             yield cell
         except BaseException:
@@ -221,32 +245,87 @@ class CellPool:
                 cell.affinity = prefer
             self._release(cell)
 
-    def _acquire(self, prefer: str | None, timeout_s: float | None) -> Cell:
-        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    def _acquire(self, prefer: str | None, timeout_s: float) -> Cell:
+        deadline = time.monotonic() + timeout_s
         while True:
-            cell: Cell | None = None
             with self._cond:
                 while True:
                     if self._closed:
                         raise SandboxError("pool is closed")
                     if self._idle:
                         cell = self._pick(prefer)
+                        self._leased += 1
                         break
-                    if self._count < self.size:
-                        self._count += 1
-                        break
-                    left = None if deadline is None else deadline - time.monotonic()
-                    if left is not None and left <= 0:
-                        raise SandboxError(f"no sandbox cell was free within {timeout_s} s")
+                    if self.start_failures and self._leased == 0:
+                        # No cell can start and none will come back: answer now.
+                        raise SandboxError(
+                            f"sandbox cells cannot start ({self.start_failures} failed "
+                            f"starts; rebuilding with back-off): {self.last_start_error}"
+                        )
+                    if self._count < self.size and not self.start_failures:
+                        self._request_start()
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise SandboxBusy(f"no sandbox cell was free within {timeout_s:g} s")
                     self._cond.wait(left)
-            if cell is None:
-                try:
-                    return self._new_cell()
-                except BaseException:
-                    self._forget()
-                    raise
             if self._settled(cell):
                 return cell
+
+    def _request_start(self) -> None:
+        """Count one more cell and have the starter thread start it (lock held)."""
+        self._count += 1
+        self._to_start += 1
+        if self._starter is None:
+            self._starter = threading.Thread(
+                target=self._starter_loop, name="cell-starter", daemon=True
+            )
+            self._starter.start()
+        self._cond.notify_all()
+
+    def _starter_loop(self) -> None:
+        """The one thread that starts this pool's cells, for the pool's whole life.
+
+        Why one long-lived thread: a cell dies with the thread that started it
+        (``--die-with-parent`` is PR_SET_PDEATHSIG, which follows the parent *thread*), so
+        a cell started on a short-lived thread (an anyio or executor worker that exits
+        when idle) would be SIGKILLed under a later sample ("runner died (exit -9)").
+        On a failed start the waiters are woken, the other pending starts are dropped
+        and this one is retried with back-off until it succeeds or the pool closes.
+        """
+        while True:
+            with self._cond:
+                while not self._closed and self._to_start == 0:
+                    self._cond.wait()
+                if self._closed:
+                    self._count -= self._to_start
+                    self._to_start = 0
+                    self._cond.notify_all()
+                    return
+            try:
+                cell = self._factory()
+            except Exception as exc:  # any failure to start is the sandbox's, never a verdict
+                with self._cond:
+                    self.start_failures += 1
+                    self.last_start_error = f"{type(exc).__name__}: {exc}"[:300]
+                    self._count -= self._to_start - 1  # keep one start: the rebuild
+                    self._to_start = 1
+                    self._cond.notify_all()
+                    n = self.start_failures
+                    delay = min(self.backoff_max_s, self.backoff_s * 2 ** min(n - 1, 20))
+                    wake_at = time.monotonic() + delay
+                    while not self._closed and time.monotonic() < wake_at:
+                        self._cond.wait(wake_at - time.monotonic())
+                continue
+            with self._cond:
+                self._to_start -= 1
+                self.cells_started += 1
+                self.start_failures = 0
+                if not self._closed:
+                    self._idle.append(cell)
+                    self._cond.notify_all()
+                    continue
+                self._count -= 1
+            cell.close()
 
     def _pick(self, prefer: str | None) -> Cell:
         if prefer is not None:
@@ -256,10 +335,10 @@ class CellPool:
         return self._idle.pop()
 
     def _forget(self) -> None:
-        """A cell is gone (closed, or it never started): make room and wake a waiter."""
+        """A cell is gone (closed, or it never started): make room and wake the waiters."""
         with self._cond:
             self._count -= 1
-            self._cond.notify()
+            self._cond.notify_all()
 
     def _settled(self, cell: Cell) -> bool:
         """A cell from the idle list with its owed answers read; False (it is closed) if it
@@ -268,12 +347,16 @@ class CellPool:
             cell.settle()
             return True
         except SandboxError:
+            with self._cond:
+                self._leased -= 1
             cell.close()
             self._forget()
             return False
 
     def _release(self, cell: Cell) -> None:
         cell.samples_run += 1
+        with self._cond:
+            self._leased -= 1
         if self._closed or cell.broken or cell.samples_run >= self.recycle_after:
             cell.close()
             self._forget()
@@ -282,22 +365,21 @@ class CellPool:
             self._idle.append(cell)
             self._cond.notify()
 
-    def warm(self, n: int | None = None) -> None:
-        """Start cells ahead of demand (up to n, default the pool size)."""
-        cells = []
-        for _ in range(min(n or self.size, self.size)):
-            with self._cond:
-                if self._count >= self.size:
-                    break
-                self._count += 1
-            try:
-                cells.append(self._new_cell())
-            except BaseException:
-                self._forget()
-                raise
+    def warm(self, n: int | None = None, timeout_s: float = 120.0) -> None:
+        """Start cells ahead of demand (up to n, default the pool size) and wait for them;
+        SandboxError when they cannot start."""
+        deadline = time.monotonic() + timeout_s
         with self._cond:
-            self._idle.extend(cells)
-            self._cond.notify_all()
+            want = min(n or self.size, self.size)
+            while self._count < want:
+                self._request_start()
+            while len(self._idle) < want and not self._closed:
+                if self.start_failures:
+                    raise SandboxError(f"sandbox cells cannot start: {self.last_start_error}")
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise SandboxError(f"cells did not start within {timeout_s:g} s")
+                self._cond.wait(left)
 
     def close(self) -> None:
         with self._cond:

@@ -42,6 +42,7 @@ def create_app(settings: ServiceSettings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         gw = Gateway(settings)
         app.state.gateway = gw
+        gw.start()
         try:
             yield
         finally:

@@ -40,6 +40,9 @@ from reward_api.service.tasks import (
 )
 from reward_api.verify.keys import runtime_version
 
+RUN_OVERHEAD_S = 3.0
+"""Seconds a /run_code answer may take beyond its queueing wait and its time limit."""
+
 # publishing to a broker that is down fails in kombu as well as in redis-py
 PUBLISH_ERRORS = (redis.RedisError, kombu.exceptions.OperationalError)
 
@@ -130,7 +133,7 @@ class CeleryDispatch:
         return out
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int
+        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
     ) -> dict[str, Any]:
         reply_to = f"cr:reply:{uuid.uuid4().hex}"
         payload = {
@@ -139,16 +142,29 @@ class CeleryDispatch:
             "stdin": stdin,
             "time_s": time_s,
             "memory_mb": memory_mb,
+            # wall-clock: the worker may be another host; past it nobody waits for the run
+            "start_by": time.time() + wait_s,
         }
 
         def publish() -> None:
-            self.app.send_task(RUN_TASK_NAME, args=[payload], queue="python", routing_key="python")
+            self.app.send_task(
+                RUN_TASK_NAME, args=[payload], queue="python", routing_key="python",
+                expires=wait_s,
+            )  # fmt: skip
 
-        try:
-            await anyio.to_thread.run_sync(publish)
-        except PUBLISH_ERRORS as exc:
-            raise BrokerUnavailable(str(exc)) from exc
-        deadline = time.monotonic() + time_s + self.settings.request_timeout_s
+        start_by = time.monotonic() + wait_s
+        while True:
+            # verl does not retry a 503 but does retry a 504: ride out a Redis restart
+            # within the run's queueing budget, then answer "busy" (504)
+            try:
+                await anyio.to_thread.run_sync(publish)
+                break
+            except PUBLISH_ERRORS:
+                if time.monotonic() + 0.5 >= start_by:
+                    return {"error": "broker unreachable within the wait", "busy": True}
+                await asyncio.sleep(0.5)
+        # the run's own budget: its time limit and the runner's start-up and report
+        deadline = start_by + time_s + RUN_OVERHEAD_S
         while time.monotonic() < deadline:
             try:
                 popped = await self.redis.blpop([reply_to], timeout=1)
@@ -158,7 +174,7 @@ class CeleryDispatch:
             if popped is not None:
                 report: dict[str, Any] = json.loads(popped[1])
                 return report
-        return {"error": "no worker replied before the deadline"}
+        return {"error": "no worker ran the program in time", "busy": True}
 
     async def ready(self) -> dict[str, bool]:
         try:

@@ -40,6 +40,28 @@ def _spawn(coro: Coroutine[Any, Any, None]) -> None:
 # broker's own publish errors are turned into BrokerUnavailable by the broker dispatch
 REDIS_ERRORS: tuple[type[Exception], ...] = (redis.RedisError,)
 SELF_CHECK_EVERY_S = 10.0
+RUN_ATTEMPTS = 3
+
+
+def run_program_retrying(
+    verifier: Verifier, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
+) -> dict[str, Any]:
+    """``Verifier.run_program`` with infrastructure failures retried in fresh cells.
+
+    A failed cell is closed, so the next attempt gets another one; no retry while the
+    pool cannot start cells (a broken sandbox answers at once) or past ``wait_s``.
+    Used by both dispatches: the embedded one here, the worker's ``run_code`` task.
+    """
+    deadline = time.monotonic() + wait_s
+    report: dict[str, Any] = {}
+    for _ in range(RUN_ATTEMPTS):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return {"error": "no sandbox cell was free in time", "busy": True}
+        report = verifier.run_program(code, stdin, time_s, memory_mb, wait_s=left)
+        if "error" not in report or report.get("busy") or not verifier.pool.healthy:
+            return report
+    return report
 
 
 @dataclass(frozen=True)
@@ -65,8 +87,11 @@ class Dispatch(Protocol):
     ) -> dict[str, Result]: ...
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int
-    ) -> dict[str, Any]: ...
+        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
+    ) -> dict[str, Any]:
+        """Run once (SandboxFusion's /run_code); ``{"error", "busy": True}`` when it could
+        not start within ``wait_s``."""
+        ...
 
     async def ready(self) -> dict[str, bool]: ...
 
@@ -86,6 +111,12 @@ class EmbeddedDispatch:
         self.pending = 0
         self._checked_at = 0.0
         self._check_ok = False
+        # /run_code waits for one of these (bounded) on the event loop, not on a thread:
+        # a waiting request holds no worker thread, and its own threads never starve
+        # verify batches or the readiness check of the shared anyio thread pool
+        self._run_slots = asyncio.Semaphore(settings.workers)
+        self._run_threads: anyio.CapacityLimiter | None = None
+        self._check_threads: anyio.CapacityLimiter | None = None
 
     async def cache_get(self, keys: Sequence[str]) -> dict[str, Result]:
         return self.cache.get_many(keys)
@@ -124,19 +155,35 @@ class EmbeddedDispatch:
     async def ready(self) -> dict[str, bool]:
         now = time.monotonic()
         if now - self._checked_at > SELF_CHECK_EVERY_S or not self._check_ok:
+            if self._check_threads is None:
+                self._check_threads = anyio.CapacityLimiter(1)
             try:
-                self._check_ok = await anyio.to_thread.run_sync(self.verifier.self_check)
+                self._check_ok = await anyio.to_thread.run_sync(
+                    self.verifier.self_check, limiter=self._check_threads
+                )
             except InfrastructureError:
                 self._check_ok = False
             self._checked_at = now
         return {"sandbox": self._check_ok}
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int
+        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
     ) -> dict[str, Any]:
-        return await anyio.to_thread.run_sync(
-            self.verifier.run_program, code, stdin, time_s, memory_mb
-        )
+        deadline = time.monotonic() + wait_s
+        try:
+            await asyncio.wait_for(self._run_slots.acquire(), wait_s)
+        except TimeoutError:
+            return {"error": f"no sandbox cell was free within {wait_s:g} s", "busy": True}
+        try:
+            if self._run_threads is None:
+                self._run_threads = anyio.CapacityLimiter(self.settings.workers)
+            left = max(0.05, deadline - time.monotonic())
+            return await anyio.to_thread.run_sync(
+                run_program_retrying, self.verifier, code, stdin, time_s, memory_mb, left,
+                limiter=self._run_threads,
+            )  # fmt: skip
+        finally:
+            self._run_slots.release()
 
     def queue_depth(self) -> float:
         return float(self.pending)

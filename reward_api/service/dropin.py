@@ -6,10 +6,14 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
 
 - ``POST /compat/openrlhf``: OpenRLHF's ``--remote_rm_url`` protocol. Body ``{"query":
   [...], "prompts": [...], "labels": [...]}``: each query is prompt + response (the
-  response is the query with its prompt prefix removed), each label a registered problem
-  id. Answer ``{"rewards": [...], "scores": [...], "extra_logs": {...}}``. OpenRLHF needs
-  a float per sample and has no "drop this sample", so an infrastructure failure answers
-  503 with Retry-After (OpenRLHF's client retries) instead of inventing a 0.
+  response is the query with its prompt prefix removed). A label is a problem id (a
+  string, or a dataset's integer id: ``4003`` finds ``apps/4003``), a problem inline (an
+  object, or its JSON text); a missing or empty label (releases without ``--label_key``
+  send ``""``, old ones no ``labels`` at all) finds the registered problem whose prompt
+  the item's prompt, or else its query, contains. Answer ``{"rewards": [...], "scores":
+  [...], "extra_logs": {...}}``. OpenRLHF needs a float per sample and has no "drop this
+  sample", so an infrastructure failure answers 503 (every OpenRLHF release retries any
+  error, five times a second apart) instead of inventing a 0.
 - ``POST /run_code``: SandboxFusion's code runner, as verl's ``sandbox_fusion`` reward
   calls it (``code``, ``stdin``, ``language``, ``compile_timeout``, ``run_timeout``,
   ``memory_limit_MB``, ``files``, ``fetch_files``); the program runs once in our sandbox
@@ -17,26 +21,42 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   ``message``, ``compile_result`` (null: Python is not compiled), ``run_result`` (``status``
   Finished or TimeLimitExceeded, ``execution_time``, ``return_code``, ``stdout``,
   ``stderr``), ``executor_pod_name`` and ``files``. verl compares ``stdout`` with the
-  expected output itself.
+  expected output itself. verl sends one request per test and never retries a refusal
+  (only a 504), so this route is never rate limited: it queues for a cell for at most
+  ``compile_timeout`` + ``RUN_CODE_SLACK_S`` (Python compiles nothing, and verl's own
+  timeout is compile + run + 10 s), then answers 504, which verl and SandboxFusion's
+  client retry. Infrastructure failures are retried in fresh cells first; a broken
+  sandbox answers ``SandboxError`` at once.
 - ``POST /submit``: SandboxFusion's judge. ``id`` names a registered problem (or
   ``config.provided_data.problem`` carries one inline), ``completion`` is model output;
   the answer is SandboxFusion's ``EvalResult``: ``id``, ``accepted``, ``extracted_code``,
   ``tests`` (``passed``, ``exec_info``, ``test_info``) and ``extra`` (our reward,
-  verdict and result).
+  verdict and result). An infrastructure failure (``sandbox_error`` after retries)
+  answers 500, as SandboxFusion does, so its client retries and never counts it as a
+  rejected answer.
+
+Back-pressure: none of these three routes answers 429 (their clients do not honour
+Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-After.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reward_api.schemas import Problem, Result, Verdict
+from reward_api.schemas import Problem, Result, Sample, Verdict
 from reward_api.service.deps import CompatCallerDep, GatewayDep
-from reward_api.service.http import ApiError, RewardItem
+from reward_api.service.http import ApiError, RewardItem, error_response
+from reward_api.service.problem_store import Entry, find
 from reward_api.verify.extract import extract_code
+
+RUN_CODE_SLACK_S = 5.0
+"""Queueing allowed beyond ``compile_timeout`` on /run_code. verl waits compile + run + 10 s;
+the answer comes by compile + 5 (queue) + run + 3 (``broker.RUN_OVERHEAD_S``): 2 s early."""
 
 # ---------------------------------------------------------------- OpenRLHF
 
@@ -47,10 +67,14 @@ class OpenRLHFRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     query: list[str] = Field(description="Prompt + response texts, one per sample.")
-    prompts: list[str] | None = Field(
+    prompts: list[str | None] | None = Field(
         default=None, description="The prompts; removed from the front of each query when present."
     )
-    labels: list[str] = Field(description="Problem ids (registered with POST /v1/problems).")
+    labels: list[str | int | float | dict[str, Any] | None] | None = Field(
+        default=None,
+        description="Per query: a problem id (string or integer), an inline problem (object "
+        "or JSON text), or empty/absent to find the problem by its prompt.",
+    )
 
 
 class OpenRLHFResponse(BaseModel):
@@ -254,27 +278,25 @@ router = APIRouter(tags=["compat"])
 
 @router.post("/compat/openrlhf", response_model=OpenRLHFResponse)
 async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
-    """OpenRLHF remote reward: labels are problem ids."""
-    if len(body.labels) != len(body.query):
+    """OpenRLHF remote reward: labels are problem ids, inline problems, or absent."""
+    n = len(body.query)
+    labels = body.labels if body.labels is not None else [None] * n
+    if len(labels) != n:
         raise ApiError(422, "labels: needs one label per query")
-    if body.prompts is not None and len(body.prompts) != len(body.query):
+    if body.prompts is not None and len(body.prompts) != n:
         raise ApiError(422, "prompts: needs one prompt per query")
-    gw.guard.batch(len(body.query))
     if not body.query:
         return OpenRLHFResponse(rewards=[], scores=[], extra_logs={})
-    prompts: list[str | None] = [None] * len(body.query)
-    if body.prompts is not None:
-        prompts = list(body.prompts)
-    items = [
-        _item(f"labels.{i}", problem_id=label, completion=split_response(q, p))
-        for i, (q, p, label) in enumerate(zip(body.query, prompts, body.labels, strict=True))
-    ]
-    results = await gw.score(await gw.resolve(items, field="labels.{i}"), None)
+    prompts: list[str | None] = list(body.prompts) if body.prompts is not None else [None] * n
+    pairs = await _openrlhf_pairs(gw, body.query, prompts, labels)
+    # No batch limit here: OpenRLHF 0.8 sends a whole rollout in one request and would
+    # fail its step on a refusal; the batch is verified in max_batch slices instead.
+    results: list[Result] = []
+    for start in range(0, n, gw.settings.max_batch):
+        results += await gw.score(pairs[start : start + gw.settings.max_batch], None)
     if any(r.reward is None for r in results):
-        return JSONResponse(
-            {"detail": "sandbox infrastructure failed; retry", "message": "retry"},
-            status_code=503,
-            headers={"Retry-After": str(gw.settings.retry_after_s)},
+        return error_response(
+            503, "sandbox infrastructure failed; retry", retry_after_s=gw.settings.retry_after_s
         )
     rewards = [float(r.reward or 0.0) for r in results]
     return OpenRLHFResponse(
@@ -287,8 +309,67 @@ async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CompatCallerDep) 
     )
 
 
-@router.post("/run_code", response_model=RunCodeResponse)
-async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -> RunCodeResponse:
+def _label(raw: str | int | float | dict[str, Any] | None, i: int) -> str | Problem | None:
+    """A label as a problem id, an inline problem, or None (find by prompt)."""
+    if raw is None:
+        return None
+    if isinstance(raw, dict) or (isinstance(raw, str) and raw.lstrip().startswith("{")):
+        try:
+            data = json.loads(raw) if isinstance(raw, str) else raw
+            return Problem.model_validate(data)
+        except ValueError as exc:
+            raise ApiError(422, f"labels.{i}: not a problem: {str(exc)[:200]}") from None
+    if isinstance(raw, float):
+        if not raw.is_integer():
+            raise ApiError(422, f"labels.{i}: {raw!r} is not a problem id")
+        raw = int(raw)
+    text = str(raw).strip()
+    return text or None
+
+
+async def _openrlhf_pairs(
+    gw: Any, queries: list[str], prompts: list[str | None], raw_labels: list[Any]
+) -> list[tuple[Entry, Sample]]:
+    labels = [_label(raw, i) for i, raw in enumerate(raw_labels)]
+    ids = [lab if isinstance(lab, str) else None for lab in labels]
+    texts = [p if p else q for p, q in zip(prompts, queries, strict=True)]
+    need = [i for i, lab in enumerate(labels) if not isinstance(lab, Problem)]
+    found = await find(gw.registry, [ids[i] for i in need], [texts[i] for i in need])
+    entries: dict[int, Entry] = {}
+    for i, entry in zip(need, found, strict=True):
+        if entry is None:
+            what = f"unknown problem {ids[i]!r}" if ids[i] else "no registered problem's prompt"
+            raise ApiError(422, f"labels.{i}: {what} (register problems with POST /v1/problems)")
+        entries[i] = entry
+    inline: dict[int, Entry] = {}
+    pairs = []
+    for i, (query, lab) in enumerate(zip(queries, labels, strict=True)):
+        if isinstance(lab, Problem):
+            entry = inline.setdefault(id(lab), Entry(lab))
+            response = split_response(query, prompts[i])
+        else:
+            entry = entries[i]
+            response = split_response(query, prompts[i] or _prompt_in(query, entry))
+        sample = Sample(problem_id=entry.problem.id, completion=response)
+        pairs.append((entry, sample))
+    return pairs
+
+
+def _prompt_in(query: str, entry: Entry) -> str | None:
+    """The query's text up to the end of the problem's prompt, when it holds it verbatim."""
+    prompt = entry.problem.prompt
+    if not prompt:
+        return None
+    at = query.find(prompt)
+    return query[: at + len(prompt)] if at >= 0 else None
+
+
+@router.post(
+    "/run_code",
+    response_model=RunCodeResponse,
+    responses={504: {"description": "No sandbox cell was free in time; retry (verl does)."}},
+)
+async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
     """SandboxFusion code runner: run the program once on stdin."""
     if body.language.lower() not in ("python", "python3"):
         return RunCodeResponse(
@@ -298,13 +379,24 @@ async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -
         raise ApiError(422, "files: file transfer is not supported")
     memory_mb = body.memory_limit_MB if body.memory_limit_MB > 0 else 512
     report = await gw.dispatch.run_program(
-        body.code, body.stdin or "", body.run_timeout, max(memory_mb, 16)
+        body.code,
+        body.stdin or "",
+        body.run_timeout,
+        max(memory_mb, 16),
+        body.compile_timeout + RUN_CODE_SLACK_S,
     )
+    if report.get("busy"):
+        body_504 = RunCodeResponse(status="SandboxError", message=str(report.get("error")))
+        return JSONResponse(body_504.model_dump(), status_code=504)
     return run_response(report)
 
 
-@router.post("/submit", response_model=EvalResult)
-async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> EvalResult:
+@router.post(
+    "/submit",
+    response_model=EvalResult,
+    responses={500: {"description": "Our infrastructure failed (as SandboxFusion answers)."}},
+)
+async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
     """SandboxFusion judge against a registered (or provided) problem."""
     inline = (body.config.provided_data or {}).get("problem")
     if inline is not None:
@@ -316,4 +408,6 @@ async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> E
     else:
         item = _item("id", problem_id=str(body.id), completion=body.completion)
     (result,) = await gw.score(await gw.resolve([item], field="id"), None)
+    if result.verdict is Verdict.sandbox_error:
+        return error_response(500, f"sandbox infrastructure failed: {result.error}")
     return eval_result(body.id, body.completion, result)

@@ -13,8 +13,10 @@ the data path of every reward request, each stage timed under its metric key
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+import uuid
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -23,7 +25,7 @@ from reward_api.schemas import Result, RewardSettings, Sample, sandbox_error_res
 from reward_api.service.cache import as_hit
 from reward_api.service.dispatch import REDIS_ERRORS, Dispatch, Work, make_dispatch
 from reward_api.service.http import ApiError, Guard, RewardItem
-from reward_api.service.job_store import MemoryJobStore, RedisJobStore
+from reward_api.service.job_store import MemoryJobStore, RedisJobStore, encode_work
 from reward_api.service.metrics import Metrics
 from reward_api.service.problem_store import Entry, MemoryProblemStore, RedisProblemStore
 from reward_api.service.settings import ServiceSettings
@@ -58,6 +60,40 @@ class Gateway:
             self.registry = RedisProblemStore(client)
             self.jobs = RedisJobStore(client, settings.job_ttl_s, running_ttl)
         self._background: set[asyncio.Task[None]] = set()
+        self.owner = uuid.uuid4().hex
+        """This process's name on the leases of the wait=false jobs it drives."""
+
+    def start(self) -> None:
+        """Background work of a running gateway (broker mode: adopting orphaned jobs)."""
+        if isinstance(self.jobs, RedisJobStore):
+            self._keep(self._adopt_orphans(self.jobs))
+
+    def _keep(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_log_failure)
+
+    async def _adopt_orphans(self, jobs: RedisJobStore) -> None:
+        """Every few seconds: drive the jobs whose gateway died (their lease expired)."""
+        while True:
+            try:
+                for job_id, pairs, reward in await jobs.orphans(self.owner):
+                    log.warning("adopting wait=false job %s of a gateway that stopped", job_id)
+                    self.start_job(job_id, pairs, reward)
+            except REDIS_ERRORS:
+                pass  # Redis is down: the jobs wait in it
+            await asyncio.sleep(jobs.lease_s / 3)
+
+    async def submit_job(
+        self, pairs: list[tuple[Entry, Sample]], reward: RewardSettings | None
+    ) -> str:
+        """Record a wait=false job (with its work, in broker mode) and start driving it."""
+        job_id = uuid.uuid4().hex
+        work = encode_work(pairs, reward) if isinstance(self.jobs, RedisJobStore) else None
+        await self.jobs.create(job_id, len(pairs), work=work, owner=self.owner)
+        self.start_job(job_id, pairs, reward)
+        return job_id
 
     async def resolve(
         self, items: list[RewardItem], field: str = "items.{i}.problem_id"
@@ -136,7 +172,26 @@ class Gateway:
     def start_job(
         self, job_id: str, pairs: list[tuple[Entry, Sample]], reward: RewardSettings | None
     ) -> None:
+        jobs = self.jobs
+
+        async def renew() -> None:
+            assert isinstance(jobs, RedisJobStore)
+            while True:
+                await asyncio.sleep(jobs.lease_s / 3)
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await jobs.renew(job_id, self.owner)
+
         async def run() -> None:
+            lease = None
+            if isinstance(jobs, RedisJobStore):
+                lease = asyncio.get_running_loop().create_task(renew())
+            try:
+                await drive()
+            finally:
+                if lease is not None:
+                    lease.cancel()
+
+        async def drive() -> None:
             async def progress(n: int) -> None:
                 await _retrying(lambda: self.jobs.progress(job_id, n), self.settings)
 
@@ -158,10 +213,7 @@ class Gateway:
                     delay = min(delay * 2, 5.0)
             await _retrying(lambda: self.jobs.finish(job_id, results), self.settings)
 
-        task = asyncio.get_running_loop().create_task(run())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-        task.add_done_callback(_log_failure)
+        self._keep(run())
 
     async def close(self) -> None:
         for task in list(self._background):

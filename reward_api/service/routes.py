@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import uuid
 from typing import Any, Literal
 
 from fastapi import APIRouter
@@ -52,9 +51,7 @@ async def rewards(body: RewardsRequest, gw: GatewayDep, who: CallerDep) -> Any:
         # Serialised once here; returning the model would validate it a second time.
         payload = RewardsResponse.model_construct(results=results).model_dump_json()
         return Response(payload, media_type="application/json")
-    job_id = uuid.uuid4().hex
-    await gw.jobs.create(job_id, len(pairs))
-    gw.start_job(job_id, pairs, body.reward)
+    job_id = await gw.submit_job(pairs, body.reward)
     return JSONResponse({"job_id": job_id}, status_code=202)
 
 

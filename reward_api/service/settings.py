@@ -6,9 +6,10 @@ variables and passed down; nothing below reads the environment again.
 What it protects: API keys are a ``SecretStr`` (never printed by ``repr`` or logs) and
 placeholder or short keys are refused at start-up, so a copy-pasted ``changeme`` never
 guards a public port. Time limits are checked to nest: the sandbox's per-test limit sits
-inside the task's soft limit, the soft inside the hard limit, and the hard limit inside
-the Redis visibility timeout, so a slow task is killed before Redis hands its message to
-a second worker. What it does not protect: the keys are shared secrets without expiry or
+inside the task's soft limit and the soft inside the hard limit; the Redis visibility
+timeout is a lease that live workers renew (``lease_renew_s``, at least three times per
+timeout), so it can be short: a dead worker's task is handed out again in about a
+minute, and a long task is never handed out twice. What it does not protect: the keys are shared secrets without expiry or
 scopes; put the service behind TLS when it leaves the host.
 """
 
@@ -88,10 +89,16 @@ class ServiceSettings(VerifierSettings):
         description="Celery hard limit of one task: the worker child is killed.",
     )
     visibility_timeout_s: float = Field(
-        default=600.0,
+        default=60.0,
         gt=0,
-        description="Redis visibility timeout: an unacknowledged task (its worker died) is "
-        "handed to another worker after this long. Must exceed task_time_limit_s.",
+        description="Redis visibility timeout: a task whose worker stopped renewing its "
+        "lease (the worker died) is handed to another worker after this long.",
+    )
+    lease_renew_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="How often a worker renews the lease of the tasks it holds; at most a "
+        "third of visibility_timeout_s.",
     )
     restore_interval_s: int = Field(
         default=10,
@@ -147,11 +154,10 @@ class ServiceSettings(VerifierSettings):
 
     @model_validator(mode="after")
     def _limits_nest(self) -> ServiceSettings:
-        if not self.task_soft_time_limit_s < self.task_time_limit_s < self.visibility_timeout_s:
-            raise ValueError(
-                "time limits must nest: task_soft_time_limit_s < task_time_limit_s < "
-                "visibility_timeout_s"
-            )
+        if not self.task_soft_time_limit_s < self.task_time_limit_s:
+            raise ValueError("time limits must nest: task_soft_time_limit_s < task_time_limit_s")
+        if self.lease_renew_s * 3 > self.visibility_timeout_s:
+            raise ValueError("lease_renew_s must be at most a third of visibility_timeout_s")
         return self
 
     def key_list(self) -> list[str]:

@@ -8,11 +8,15 @@ Delivery guarantees, and why each setting is here:
 
 - ``acks_late`` + ``worker_prefetch_multiplier=1`` + ``reject_on_worker_lost``: a message
   is acknowledged only after its results are stored and replied, one message per free
-  slot, so a worker killed mid-task leaves its message in Redis's unacked set and Redis
-  hands it to another worker once the visibility timeout passes.
-- Time limits nest (checked by ``ServiceSettings``): sandbox per-test limit < task soft
-  limit < task hard limit < Redis visibility timeout, so Redis never redelivers a task
-  that is still running.
+  slot, so a worker killed mid-task leaves its message in Redis's unacked set.
+- Leases, not long timeouts: the visibility timeout is short (``visibility_timeout_s``,
+  60 s) and a live worker renews the lease of every message it holds every
+  ``lease_renew_s`` (it moves the message's score in kombu's ``unacked_index`` forward).
+  A running task of any length is never handed out twice; a message whose worker died
+  (SIGKILL, OOM, a lost node) stops being renewed and another worker's restore sweep
+  (every ``restore_interval_s``) puts it back on the queue about a minute later.
+- Time limits: sandbox per-test limit < task soft limit < task hard limit (checked by
+  ``ServiceSettings``), and the lease is renewed at least three times per timeout.
 - Idempotent by content hash: every item carries its result-cache key; a redelivered or
   duplicated task finds finished items in the cache and redoes nothing. The gateway
   keeps the first reply per chunk, so an item never gets two results.
@@ -41,7 +45,14 @@ from typing import Any, TypeVar
 import redis
 from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import (
+    task_postrun,
+    task_received,
+    task_revoked,
+    worker_ready,
+    worker_shutdown,
+)
+from kombu.transport.redis import Channel as RedisChannel
 
 from reward_api.errors import InfrastructureError
 from reward_api.schemas import (
@@ -53,6 +64,7 @@ from reward_api.schemas import (
     sandbox_error_result,
 )
 from reward_api.service.cache import RedisCache, as_hit
+from reward_api.service.dispatch import run_program_retrying
 from reward_api.service.settings import ServiceSettings
 from reward_api.verify.pipeline import Job, Verifier
 
@@ -111,13 +123,18 @@ def make_celery(settings: ServiceSettings) -> Celery:
 
     @app.task(name=RUN_TASK_NAME)
     def run_code(payload: dict[str, Any]) -> int:
-        report = state.verifier().run_program(
+        wait_s = float(payload.get("start_by", time.time() + 30.0)) - time.time()
+        if wait_s <= 0:
+            return 0  # the gateway has answered 504 already; nobody reads a reply
+        report = run_program_retrying(
+            state.verifier(),
             payload["code"],
             payload["stdin"],
             payload["time_s"],
             payload["memory_mb"],
+            wait_s,
         )
-        _push(state, payload["reply_to"], json.dumps(report))
+        _push(state, payload["reply_to"], json.dumps(report), ttl_s=60)
         return 0
 
     return app
@@ -132,6 +149,8 @@ class _WorkerState:
         self._redis: redis.Redis | None = None
         self._lock = threading.Lock()
         self.stop = threading.Event()
+        self.held: dict[str, str] = {}
+        """Task id -> delivery tag of every message this worker holds unacknowledged."""
 
     def verifier(self) -> Verifier:
         with self._lock:
@@ -207,7 +226,8 @@ def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
         fresh = {k: r for (k, _, _), r in zip(todo, results, strict=True)}
         through_outage(state, lambda: cache.put_many(fresh))
         infra = [r for r in fresh.values() if r.verdict is Verdict.sandbox_error]
-        if infra and task.request.retries < (task.max_retries or 0):
+        healthy = state.verifier().pool.healthy  # cells start: a retry can succeed
+        if infra and healthy and task.request.retries < (task.max_retries or 0):
             # Finished items are in the cache; the retry redoes only the failed ones.
             raise task.retry(countdown=min(2**task.request.retries, 30))
         done.update(fresh)
@@ -234,11 +254,11 @@ def _reply(state: _WorkerState, reply_to: str, chunk: int, results: dict[str, Re
     _push(state, reply_to, body)
 
 
-def _push(state: _WorkerState, reply_to: str, body: str) -> None:
+def _push(state: _WorkerState, reply_to: str, body: str, ttl_s: int = REPLY_TTL_S) -> None:
     def push() -> None:
         pipe = state.redis().pipeline(transaction=True)
         pipe.rpush(reply_to, body)
-        pipe.expire(reply_to, REPLY_TTL_S)
+        pipe.expire(reply_to, ttl_s)
         pipe.execute()
 
     through_outage(state, push)
@@ -283,6 +303,25 @@ def _heartbeat(state: _WorkerState, name: str) -> None:
         state.stop.wait(HEARTBEAT_EVERY_S)
 
 
+def _renew_leases(state: _WorkerState) -> None:
+    """Every ``lease_renew_s``: mark the messages this worker holds as just delivered.
+
+    kombu's Redis transport restores an unacknowledged message once its score in
+    ``unacked_index`` (its delivery time) is older than the visibility timeout; moving the
+    score of held messages forward keeps them ours while we live. ``xx``: a message acked
+    meanwhile is never re-added.
+    """
+    key = RedisChannel.unacked_index_key
+    while not state.stop.wait(state.settings.lease_renew_s):
+        tags = list(state.held.values())
+        if not tags:
+            continue
+        try:
+            state.redis().zadd(key, dict.fromkeys(tags, time.time()), xx=True)
+        except (redis.ConnectionError, redis.TimeoutError):
+            pass  # Redis is down: nothing is restored meanwhile either
+
+
 def alive_workers(client: redis.Redis) -> int:
     """Workers whose sandbox self-check succeeded within the heartbeat TTL."""
     return int(client.zcount(WORKERS_KEY, time.time() - HEARTBEAT_TTL_S, "+inf"))
@@ -296,6 +335,15 @@ def run_worker(settings: ServiceSettings, queues: str, concurrency: int) -> None
 
     def on_ready(**_: object) -> None:
         threading.Thread(target=_heartbeat, args=(state, name), daemon=True).start()
+        threading.Thread(target=_renew_leases, args=(state,), daemon=True).start()
+
+    def on_received(request: Any = None, **_: object) -> None:
+        message = getattr(request, "message", None)
+        if message is not None and message.delivery_tag is not None:
+            state.held[request.id] = str(message.delivery_tag)
+
+    def on_done(task_id: str | None = None, request: Any = None, **_: object) -> None:
+        state.held.pop(str(task_id or getattr(request, "id", "")), None)
 
     def on_shutdown(**_: object) -> None:
         state.close()
@@ -305,6 +353,9 @@ def run_worker(settings: ServiceSettings, queues: str, concurrency: int) -> None
             pass
 
     worker_ready.connect(on_ready, weak=False)
+    task_received.connect(on_received, weak=False)
+    task_postrun.connect(on_done, weak=False)
+    task_revoked.connect(on_done, weak=False)
     worker_shutdown.connect(on_shutdown, weak=False)
     app.worker_main(
         [

@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from reward_api.errors import InfrastructureError, SandboxError
+from reward_api.errors import InfrastructureError, SandboxBusy, SandboxError
 from reward_api.sandbox import Cell, CellPool, open_pool
 from reward_api.schemas import (
     AssertTest,
@@ -354,13 +354,15 @@ class Verifier:
         return tests
 
     # ------------------------------------------------------------------ one-off runs
-    def run_program(self, code: str, stdin: str, time_s: float, memory_mb: int) -> dict[str, Any]:
+    def run_program(
+        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float | None = None
+    ) -> dict[str, Any]:
         """Run ``code`` once on ``stdin`` in a cell (SandboxFusion's /run_code); no grading.
 
         The caller compares stdout itself, so nothing expected ever reaches us. Returns
         ``stdout``, ``stderr`` (tail), ``exit_code`` (None when killed), ``time_s`` and
         ``limit`` (``timeout``, ``output_limit`` or None), or ``{"error": ...}`` when the
-        sandbox itself failed.
+        sandbox itself failed (with ``"busy": True`` when no cell was free within ``wait_s``).
         """
         message = {
             "op": "sample",
@@ -373,11 +375,13 @@ class Verifier:
             "stop_on_first_failure": True,
         }
         try:
-            with self._stage("sandbox"), self.pool.lease() as cell:
+            with self._stage("sandbox"), self.pool.lease(timeout_s=wait_s) as cell:
                 cell.prepare(memory_mb)
                 answer = cell.request(message, timeout_s=time_s + 30)
                 if answer.get("anomaly"):
                     cell.broken = True
+        except SandboxBusy as exc:
+            return {"error": f"sandbox busy: {exc}", "busy": True}
         except InfrastructureError as exc:
             return {"error": f"sandbox failed: {exc}"}
         tests = answer.get("tests")

@@ -94,7 +94,7 @@ def stack() -> Iterator[dict[str, str]]:
                              "label=com.docker.compose.service=worker")  # fmt: skip
         yield {"url": url, "key": key, "project": project, "worker": worker[0][:12], **env}
     finally:
-        down = _compose(env, "down", "--remove-orphans", "-t", "30", check=False)
+        down = _compose(env, "down", "-v", "--remove-orphans", "-t", "30", check=False)
         assert down.returncode == 0, down.stderr
 
 
@@ -138,7 +138,7 @@ def test_unauthenticated_calls_are_refused(stack: dict[str, str]) -> None:
 
 
 def test_down_leaves_no_container_behind(stack: dict[str, str]) -> None:
-    _compose(stack, "down", "--remove-orphans", "-t", "30")
+    _compose(stack, "down", "-v", "--remove-orphans", "-t", "30")
     assert _docker_ids(f"label=com.docker.compose.project={stack['project']}") == []
     deadline = time.monotonic() + 30  # the worker's sandboxes: removed on its warm shutdown
     while True:

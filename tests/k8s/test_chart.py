@@ -684,3 +684,27 @@ def test_every_checkov_suppression_is_justified_in_the_chart_readme():
         assert s["check_result"]["suppress_comment"].strip(), s["check_id"]
     ids = {s["check_id"] for s in skipped}
     assert ids <= justified_checks(), ids - justified_checks()
+
+
+@pytest.mark.parametrize("persistence", [True, False])
+def test_redis_keeps_an_append_only_file_with_or_without_a_volume(persistence: bool) -> None:
+    """Issue 14: a Redis restart loses nothing; an emptyDir outlives a container restart."""
+    docs = render_values({"redis": {"persistence": {"enabled": persistence}}})
+    (sts,) = [d for d in docs if d["kind"] == "StatefulSet"]
+    script = sts["spec"]["template"]["spec"]["containers"][0]["command"][-1]
+    assert "appendonly yes" in script and "appendfsync everysec" in script
+
+
+def test_workers_get_a_short_renewed_lease() -> None:
+    (worker,) = [
+        d
+        for d in rendered("default")
+        if d["kind"] == "Deployment" and "worker" in d["metadata"]["name"]
+    ]
+    env = env_of(worker["spec"]["template"]["spec"]["containers"][0])
+    assert float(env["CODEREWARD_VISIBILITY_TIMEOUT_S"]) <= 120
+    assert 3 * float(env["CODEREWARD_LEASE_RENEW_S"]) <= float(
+        env["CODEREWARD_VISIBILITY_TIMEOUT_S"]
+    )
+    with pytest.raises(helm.HelmError, match="at most a third"):
+        render_values({"config": {"leaseRenewS": 30}})

@@ -166,3 +166,93 @@ FEW = {"id": "few", "tests": [{"type": "assert", "code": "assert f() == 1"}]}
 ADD_OK = "a, b = map(int, input().split())\nprint(a + b)"
 ADD_WRONG = "a, b = map(int, input().split())\nprint(a - b)"
 SQ_OK = "def sq(n):\n    return n * n"
+
+
+# ---------------------------------------------------------------- faults
+
+
+def real_runtime_root() -> Path:
+    """The sandbox runtime the machine has (CODEREWARD_RUNTIME_ROOT, else the default)."""
+    from reward_api.verify.settings import VerifierSettings
+
+    return Path(os.environ.get("CODEREWARD_RUNTIME_ROOT") or VerifierSettings().runtime_root)
+
+
+class Runtime:
+    """A runtime root behind a symlink the test owns, so it can break it and mend it.
+
+    Broken, the link points at an empty directory: new cells cannot start (bwrap finds no
+    interpreter), as when an operator's upgrade leaves the runtime unusable. Cells already
+    running keep the tree they bound; ``kill_cells`` ends those of a process too. It lives
+    in its own world-readable directory: cells start as uid 65534, which must reach it.
+    """
+
+    def __init__(self) -> None:
+        import tempfile
+
+        workdir = Path(tempfile.mkdtemp(prefix="codereward-runtime-"))
+        workdir.chmod(0o755)
+        self.workdir = workdir
+        self.root = workdir / "runtime"
+        self._empty = workdir / "empty"
+        self._empty.mkdir(exist_ok=True)
+        self._point(real_runtime_root())
+
+    def _point(self, target: Path) -> None:
+        tmp = self.root.with_name("runtime.new")
+        if tmp.is_symlink():
+            tmp.unlink()
+        tmp.symlink_to(target)
+        os.replace(tmp, self.root)
+
+    def break_(self) -> None:
+        self._point(self._empty)
+
+    def repair(self) -> None:
+        self._point(real_runtime_root())
+
+    def remove(self) -> None:
+        import shutil
+
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (from /proc's parent links)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def comm(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as fh:
+            return fh.read().strip()
+    except OSError:
+        return ""
+
+
+def kill_cells(pid: int) -> int:
+    """SIGKILL the sandbox cells (bwrap) below ``pid``; how many were killed."""
+    n = 0
+    for c in descendants(pid):
+        if comm(c) == "bwrap":
+            try:
+                os.kill(c, signal.SIGKILL)
+                n += 1
+            except ProcessLookupError:
+                pass
+    return n

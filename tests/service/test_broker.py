@@ -39,9 +39,10 @@ class Stack:
         self.env = base_env(
             CODEREWARD_BROKER_URL=f"redis://127.0.0.1:{self.port}/0",
             CODEREWARD_TASK_CHUNK_SIZE="2",
-            CODEREWARD_TASK_SOFT_TIME_LIMIT_S="8",
-            CODEREWARD_TASK_TIME_LIMIT_S="9",
-            CODEREWARD_VISIBILITY_TIMEOUT_S="10",
+            CODEREWARD_TASK_SOFT_TIME_LIMIT_S="40",
+            CODEREWARD_TASK_TIME_LIMIT_S="45",
+            CODEREWARD_VISIBILITY_TIMEOUT_S="6",
+            CODEREWARD_LEASE_RENEW_S="1",
             CODEREWARD_RESTORE_INTERVAL_S="1",
             CODEREWARD_WORKERS="1",
             CODEREWARD_REQUEST_TIMEOUT_S="120",
@@ -118,6 +119,25 @@ def test_worker_killed_mid_batch_every_item_gets_exactly_one_result(stack: Stack
     assert [x["verdict"] for x in results] == ["accepted"] * 8
 
 
+def test_a_task_longer_than_the_visibility_timeout_runs_once(stack: Stack) -> None:
+    """Live workers renew their leases, so a long task is never handed to a second one."""
+    long = {
+        "id": "long",
+        "tests": [{"type": "stdio", "input": "2 3\n", "output": "5"}],
+        "limits": {"time_s": 30},
+    }
+    httpx.post(stack.url + "/v1/problems", json={"problems": [long]}, timeout=10)
+    tag = time.time_ns()
+    code = f"import time\ntime.sleep(14)\n{ADD_OK}\n# long {tag}"
+    received = sum(w.log.read_text(errors="replace").count("received") for w in stack.workers)
+    r = httpx.post(stack.url + "/v1/rewards", json={"items": [{"problem_id": "long", "code": code}]},
+                   timeout=120)  # fmt: skip
+    assert r.status_code == 200 and r.json()["results"][0]["verdict"] == "accepted", r.text
+    time.sleep(2)
+    after = sum(w.log.read_text(errors="replace").count("received") for w in stack.workers)
+    assert after == received + 1
+
+
 def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> None:
     tag = time.time_ns()
     # A job in flight when Redis goes away: its worker is inside the 1.5 s program.
@@ -155,6 +175,29 @@ def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> Non
     assert all(w.alive() for w in stack.workers)  # supervisors outlive the outage
 
 
+def test_a_wait_false_job_survives_its_gateway(stack: Stack) -> None:
+    """The gateway that drove a job is SIGKILLed; a new one adopts the job from Redis."""
+    tag = time.time_ns()
+    slow = "import time\ntime.sleep(1)\n" + ADD_OK
+    items = [{"problem_id": "one", "code": slow + f"\n# adopt {tag} {i}", "sample_id": str(i)}
+             for i in range(6)]  # fmt: skip
+    r = httpx.post(stack.url + "/v1/rewards", json={"items": items, "wait": False}, timeout=30)
+    assert r.status_code == 202, r.text
+    job = r.json()["job_id"]
+    time.sleep(1.0)
+    stack.gateway.kill9()
+    stack.gateway, stack.url = start_server(stack.env, stack.workdir)
+    deadline = time.monotonic() + 120
+    while True:
+        state = httpx.get(stack.url + f"/v1/jobs/{job}", timeout=10).json()
+        if state["status"] == "done" or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert state["status"] == "done", state
+    assert [x["sample_id"] for x in state["results"]] == [str(i) for i in range(6)]
+    assert [x["verdict"] for x in state["results"]] == ["accepted"] * 6
+
+
 def test_run_code_runs_on_a_worker(stack: Stack) -> None:
     body = {"code": "print(input() * 2)", "stdin": "ab\n", "language": "python", "run_timeout": 5}
     r = httpx.post(stack.url + "/run_code", json=body, timeout=60)
@@ -163,6 +206,9 @@ def test_run_code_runs_on_a_worker(stack: Stack) -> None:
 
 
 def test_chunk_replies_are_not_left_behind(stack: Stack) -> None:
+    """Collected replies are deleted; those of a killed gateway (above) expire."""
     client = redis.Redis(port=stack.port)
-    assert list(client.scan_iter("cr:reply:*")) == []
+    left = list(client.scan_iter("cr:reply:*"))
+    assert all(0 < client.ttl(k) <= 3600 for k in left)
+    assert len(left) <= 3  # the chunks of the job whose gateway was killed
     client.close()

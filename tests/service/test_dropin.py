@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import httpx
-from gateway_procs import ADD_OK, ADD_WRONG, KEY, auth
+from gateway_procs import ADD, ADD_OK, ADD_WRONG, KEY, auth
 
 
 def test_openrlhf_remote_reward_shape(embedded: str) -> None:
@@ -64,3 +64,62 @@ def test_drop_in_routes_take_the_key_in_the_url(embedded: str) -> None:
     assert wrong.status_code == 401
     v1 = {"items": [{"problem_id": "add", "code": ADD_OK}]}
     assert httpx.post(embedded + "/v1/rewards", params={"api_key": KEY}, json=v1).status_code == 401
+
+
+# OpenRLHF's real client (openrlhf/utils/remote_rm_utils.py in 0.8.1 and 0.9.0,
+# openrlhf/utils/agent.py SingleTurnAgentExecutor in 0.11) posts
+# {"query": [prompt + response], "prompts": [prompt], "labels": [label]} where label is
+# data[--label_key] as the dataset holds it (APPS: an integer problem_id), or "" without
+# --label_key; its query is decoded with the chat template's special tokens kept.
+TEMPLATE = "<|im_start|>user\n{}<|im_end|>\n<|im_start|>assistant\n"
+ADD_PROMPT = "Read two integers a and b from one line and print their sum a + b."
+
+
+def _openrlhf(url: str, body: dict) -> httpx.Response:
+    return httpx.post(url + "/compat/openrlhf", json=body, headers=auth(), timeout=60)
+
+
+def _register_prompted(url: str) -> None:
+    problem = dict(ADD, id="apps/4003", prompt=ADD_PROMPT)
+    r = httpx.post(url + "/v1/problems", json={"problems": [problem]}, headers=auth())
+    assert r.status_code == 200, r.text
+
+
+def test_openrlhf_integer_labels_find_the_dataset_id(embedded: str) -> None:
+    _register_prompted(embedded)
+    prompt = TEMPLATE.format(ADD_PROMPT)
+    body = {
+        "query": [prompt + f"```python\n{ADD_OK}\n```<|im_end|>", prompt + ADD_WRONG],
+        "prompts": [prompt, prompt],
+        "labels": [4003, 4003.0],
+    }
+    r = _openrlhf(embedded, body)
+    assert r.status_code == 200, r.text
+    assert r.json()["rewards"] == [1.0, 0.0]
+
+
+def test_openrlhf_without_labels_finds_problems_by_prompt(embedded: str) -> None:
+    _register_prompted(embedded)
+    prompt = TEMPLATE.format(ADD_PROMPT)
+    queries = [prompt + f"```python\n{ADD_OK}\n```", prompt + f"```python\n{ADD_WRONG}\n```"]
+    empty = _openrlhf(embedded, {"query": queries, "prompts": [prompt] * 2, "labels": ["", ""]})
+    assert empty.status_code == 200, empty.text
+    assert empty.json()["rewards"] == [1.0, 0.0]
+    query_only = _openrlhf(embedded, {"query": queries})
+    assert query_only.status_code == 200, query_only.text
+    assert query_only.json()["rewards"] == [1.0, 0.0]
+    unknown = _openrlhf(embedded, {"query": ["no such prompt\nprint(1)"], "labels": [""]})
+    assert unknown.status_code == 422 and "labels.0" in unknown.json()["message"]
+
+
+def test_openrlhf_label_may_carry_the_problem(embedded: str) -> None:
+    import json
+
+    problem = {"id": "inline-add", "tests": ADD["tests"]}
+    body = {
+        "query": [f"```python\n{ADD_OK}\n```", ADD_WRONG],
+        "labels": [json.dumps(problem), problem],
+    }
+    r = _openrlhf(embedded, body)
+    assert r.status_code == 200, r.text
+    assert r.json()["rewards"] == [1.0, 0.0]

@@ -156,8 +156,11 @@ existingSecret's password must be URL-safe.
 {{/* Environment shared by the gateway and the workers (the API keys are the gateway's alone). */}}
 {{- define "codereward.serviceEnv" -}}
 {{- $c := .Values.config }}
-{{- if not (and (lt (float64 $c.taskSoftTimeLimitS) (float64 $c.taskTimeLimitS)) (lt (float64 $c.taskTimeLimitS) (float64 $c.visibilityTimeoutS))) }}
-{{- fail "config: time limits must nest: taskSoftTimeLimitS < taskTimeLimitS < visibilityTimeoutS" }}
+{{- if not (lt (float64 $c.taskSoftTimeLimitS) (float64 $c.taskTimeLimitS)) }}
+{{- fail "config: time limits must nest: taskSoftTimeLimitS < taskTimeLimitS" }}
+{{- end -}}
+{{- if gt (mulf 3 (float64 $c.leaseRenewS)) (float64 $c.visibilityTimeoutS) }}
+{{- fail "config: leaseRenewS must be at most a third of visibilityTimeoutS" }}
 {{- end -}}
 {{ include "codereward.brokerEnv" . }}
 - name: CODEREWARD_TASK_SOFT_TIME_LIMIT_S
@@ -166,6 +169,8 @@ existingSecret's password must be URL-safe.
   value: {{ $c.taskTimeLimitS | quote }}
 - name: CODEREWARD_VISIBILITY_TIMEOUT_S
   value: {{ $c.visibilityTimeoutS | quote }}
+- name: CODEREWARD_LEASE_RENEW_S
+  value: {{ $c.leaseRenewS | quote }}
 - name: HOME
   value: /tmp
 - name: PYTHONDONTWRITEBYTECODE
