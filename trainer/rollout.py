@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 
 @dataclass
@@ -337,7 +337,7 @@ class VLLMEngine:
             for out in request.outputs:
                 ids = list(out.token_ids)
                 lps = [
-                    float(step[tid].logprob)  # type: ignore[index]
+                    float(cast(Any, step)[tid].logprob)
                     for step, tid in zip(out.logprobs or [], ids, strict=True)
                 ]
                 group.append(

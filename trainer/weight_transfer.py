@@ -29,7 +29,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from datetime import timedelta
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import torch
 from vllm.distributed.weight_transfer import (
@@ -222,7 +222,7 @@ def _register() -> None:
         (WeightTransferTrainerFactory, GlooTrainerWeightTransferEngine),
     ):
         try:
-            factory.register_engine("gloo", engine)  # type: ignore[arg-type]
+            factory.register_engine("gloo", cast(Any, engine))
         except ValueError:  # already registered in this process
             pass
 
