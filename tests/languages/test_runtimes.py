@@ -151,13 +151,26 @@ def test_cpp_precompiled_header_is_used_with_the_recommended_flags() -> None:
     assert "! /usr/lib/codereward/pch/bits/stdc++.h.gch" in p.stderr
 
 
-def test_testlib_h_is_on_the_default_include_path_when_vendored() -> None:
+def test_our_testlib_h_is_on_the_default_include_path_and_a_checker_runs() -> None:
     root = _root_or_skip("cpp")
-    if "testlib:absent" in (Path(root) / ".codereward-runtime").read_text():
-        pytest.skip("this cpp root was built without a vendored testlib.h (README: testlib.h)")
-    script = 'printf \'#include "testlib.h"\\nint main(int c,char**v){registerTestlibCmd(c,v);quitf(_ok,"ok");}\\n\' > /tmp/c.cpp && cd /tmp && g++ -std=gnu++17 -O0 -fsyntax-only c.cpp'
-    p = _in_cell("cpp", ["/bin/sh", "-c", script])
-    assert p.returncode == 0, p.stderr
+    ours = IMAGES / "cpp" / "testlib" / "testlib.h"
+    assert (Path(root) / "usr/local/include/testlib.h").read_bytes() == ours.read_bytes()
+    checker = (
+        '#include "testlib.h"\n'
+        "int main(int c, char** v) { registerTestlibCmd(c, v);"
+        " long long a = ans.readLong(), o = ouf.readLong();"
+        ' if (a != o) quitf(_wa, "%lld != %lld", a, o); quitf(_ok, "same"); }\n'
+    )
+    script = (
+        "cd /tmp && cat > c.cpp && g++ -std=gnu++17 -O0 -o c c.cpp && echo 1 > in && echo 5 > ans"
+        " && echo 5 > good && echo 6 > bad && ./c in good ans; echo rc=$?; ./c in bad ans; echo rc=$?"
+    )
+    p = subprocess.run(
+        [*measure.bwrap_argv(root), "/bin/sh", "-c", script],
+        input=checker, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert p.stdout.split() == ["rc=0", "rc=1"], (p.stdout, p.stderr)
+    assert "ok same" in p.stderr and "wrong answer 5 != 6" in p.stderr
 
 
 def test_javac_class_data_archive_maps() -> None:
