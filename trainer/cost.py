@@ -108,6 +108,8 @@ class MeteredRewards:
         self._lock = threading.Lock()
 
     def score(self, requests: Sequence[RewardRequest]) -> list[Scored]:
+        if not requests:
+            return []
         cpu0, t0 = tree_cpu_s(), time.perf_counter()
         out = self.inner.score(requests)
         wall, cpu = time.perf_counter() - t0, tree_cpu_s() - cpu0
