@@ -66,6 +66,18 @@ def test_online_runs_sample_exactly_b_times_g_every_step(short_run):
     ]
 
 
+def test_curves_count_generations_spent_so_far(short_run):
+    raw, cfg = short_run["raw"], short_run["cfg"]
+    budget = raw["generations_per_arm"]
+    for name, per_seed in raw["summary"]["curves"].items():
+        for points in per_seed.values():
+            gens = [p["generations"] for p in points]
+            assert gens[0] == 0 and gens[-1] == budget, (name, gens)
+            assert gens == sorted(gens), (name, gens)
+    offline = raw["summary"]["curves"]["offline"][str(cfg.seeds[0])]
+    assert all(p["generations"] == budget for p in offline[1:])  # its dataset came first
+
+
 def test_sweep_is_scored_on_validation_never_on_heldout(short_run):
     raw, root = short_run["raw"], short_run["root"]
     assert raw["sweep"]

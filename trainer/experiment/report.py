@@ -50,9 +50,10 @@ def curve(arm: dict[str, Any], run: dict[str, Any], warm: dict[str, Any],
     if arm["kind"] == "offline":
         return [start, *_points(run, warm, 0, dataset_gens, 0)]
     off, on = run["phases"]
-    first = _points(off, warm, 0, dataset_gens, 0)
     half = int(off["cost"]["steps"])
-    second = _points(on, warm, gens_per_step, dataset_gens, half)
+    spent = half * gens_per_step  # its dataset: the rows of the first `half` steps' prompts
+    first = _points(off, warm, 0, spent, 0)
+    second = _points(on, warm, gens_per_step, spent, half)
     return [start, *first, *second]
 
 
@@ -264,6 +265,22 @@ def markdown(raw: dict[str, Any]) -> str:
         lines.append(
             f"| {n} | " + " | ".join(_fmt(r[f"pass@{k}"]) for k in ks) + f" | {diff} | {_gens(r)} |"
         )
+    lines += [
+        "",
+        "Held-out pass@1 at each evaluation, mean over seeds (generations spent → pass@1; "
+        "offline arms spent their dataset before their first step):",
+        "",
+        "| arm | step: generations → pass@1 |",
+        "|---|---|",
+    ]
+    seeds = [str(s) for s in cfg["seeds"]]
+    for n in arms:
+        pts = [summ["curves"][n][s] for s in seeds]
+        cells = []
+        for i in range(min(len(p) for p in pts)):
+            mean = sum(p[i]["pass@1"] for p in pts) / len(pts)
+            cells.append(f"{pts[0][i]['step']}: {pts[0][i]['generations']:.0f} → {mean:.3f}")
+        lines.append(f"| {n} | " + ", ".join(cells) + " |")
     lines += [
         "",
         "Per difficulty (final held-out):",
