@@ -24,6 +24,9 @@ from trainer.experiment.config import load_experiment
 from trainer.experiment.intervals import paired_difference, t_cdf, t_interval, t_quantile
 
 SHORT = Path(__file__).resolve().parents[2] / "trainer" / "experiment" / "short.toml"
+# the fixture's protocol run counts against its first test's timeout: a few minutes here,
+# more on a busier machine; the limit only stops a hung run, it is not a speed gate
+pytestmark = pytest.mark.timeout(1800)
 
 
 @pytest.fixture(scope="module")
