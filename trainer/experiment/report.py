@@ -349,7 +349,9 @@ def markdown(raw: dict[str, Any]) -> str:
         "",
         "Offline arms are charged their dataset (warm-start completions for every step's "
         "prompts, scored once; offline-online its share of the rows). Verifier CPU s is the "
-        "CPU of this process tree while scoring (`trainer/cost.py`).",
+        "CPU of this process tree while scoring (`trainer/cost.py`). Counts are exact; "
+        "seconds depend on what else the shared machine ran at the time (arms ran "
+        f"{cfg['jobs']} at a time beside other work), so compare them loosely.",
         "",
     ]
     det = raw.get("determinism")
