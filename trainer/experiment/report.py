@@ -354,6 +354,18 @@ def markdown(raw: dict[str, Any]) -> str:
         f"{cfg['jobs']} at a time beside other work), so compare them loosely.",
         "",
     ]
+    if raw["datasets"]:
+        lines += [
+            "Offline datasets, one per seed (their quality, measured before training on them): "
+            + "; ".join(
+                f"seed {seed}: {d['rows']:.0f} rows, {d['accepted_share']:.1%} accepted, "
+                f"generated in {d['generate_s']:.1f} s, verified in {d['verifier/cpu_s']:.1f} "
+                "CPU s"
+                for seed, d in raw["datasets"].items()
+            )
+            + ".",
+            "",
+        ]
     det = raw.get("determinism")
     if det is not None:
         lines += [
