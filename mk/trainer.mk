@@ -1,5 +1,5 @@
 # Trainer targets (trainer/). Included by the Makefile; uses $(PY), $(PIP), $(BIN), $(VENV).
-.PHONY: trainer-deps test-trainer trainer-test demo gpu-bench gpu-bench-dry-run
+.PHONY: trainer-deps test-trainer trainer-test demo experiments experiments-short gpu-bench gpu-bench-dry-run
 
 ##@ Trainer
 
@@ -20,6 +20,12 @@ trainer-test: test-trainer
 
 demo: trainer-deps ## proof it learns: tiny Llama, toy problems, warm start, OAPL vs GRPO on the real verifier; writes runs/demo (~6 min on 2 cores)
 	OMP_NUM_THREADS=1 $(PY) -m trainer.demo --out runs/demo
+
+experiments: trainer-deps ## the full protocol (OAPL vs GRPO at equal generations, offline vs online, rewards; 3 seeds): docs/experiments/full.md (~40 min on 2 shared cores)
+	OMP_NUM_THREADS=1 nice -n 10 $(BIN)/codereward experiment trainer/experiment/full.toml $(EXPERIMENT_ARGS)
+
+experiments-short: trainer-deps ## the same protocol on tiny settings (what tests/trainer/test_experiment.py runs): runs/experiments/short/report (a few minutes)
+	OMP_NUM_THREADS=1 $(BIN)/codereward experiment trainer/experiment/short.toml $(EXPERIMENT_ARGS)
 
 gpu-bench: trainer-deps ## one H200 for a few minutes: random 0.5B Qwen2 with vLLM; learner tokens/s, MFU, rollout tokens/s, sync s (needs CUDA)
 	$(PY) -m trainer.demo.gpu_bench $(GPU_BENCH_ARGS)

@@ -2,7 +2,7 @@
 
 ``serve`` and ``worker`` (``reward_api.service.cli``), ``data convert|check`` and ``eval``
 (``reward_api.data.cli``), ``rewards compare`` (``reward_api.data.compare_rewards``) and
-``train`` (``trainer.cli``) each add their subcommands with ``register(subparsers)``.
+``train`` (``trainer.cli``) and ``experiment`` (``trainer.experiment.cli``) each add their subcommands with ``register(subparsers)``.
 Every command parses its arguments before importing anything heavy. Bad input exits with
 status 2 and a message naming the file, line and field; a run that completed exits 0;
 a sandbox that cannot start exits 3.
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import trainer.cli
+import trainer.experiment.cli
 from reward_api.data import cli as data_cli
 from reward_api.data import compare_rewards
 from reward_api.errors import InputError, SandboxUnavailable
@@ -26,7 +27,7 @@ from reward_api.jsonl import load_problems, load_samples
 from reward_api.schemas import Result, RewardSettings, allow_big_ints
 from reward_api.service import cli as service_cli
 
-COMMAND_MODULES = (service_cli, data_cli, compare_rewards, trainer.cli)
+COMMAND_MODULES = (service_cli, data_cli, compare_rewards, trainer.cli, trainer.experiment.cli)
 
 
 def load_reward(spec: str | None) -> RewardSettings | None:

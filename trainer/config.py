@@ -111,6 +111,14 @@ class RolloutConfig(_Section):
     """The inference engine that samples completions with lagged weights, and where it runs."""
 
     engine: Literal["transformers", "vllm"] = Field("transformers", description="Engine kind.")
+    synchronous: bool = Field(
+        False,
+        description="Deterministic mode: no sampler thread. Each step samples exactly "
+        "algo.groups_per_step prompts (chosen by a generator seeded with run.seed and the "
+        "step) with the engine's lagged weights, scores them and trains on them, so batches "
+        "do not depend on thread timing and every step uses B·G generations. The engine "
+        "still lags the learner by up to algo.sync_every_steps steps.",
+    )
     group_size: int = Field(8, ge=2, description="G: completions sampled per prompt.")
     prompts_per_batch: int = Field(8, ge=1, description="Prompts sent to the engine at once.")
     temperature: float = Field(
@@ -270,6 +278,18 @@ class EvalConfig(_Section):
     temperature: float = Field(1.0, gt=0, description="Sampling temperature for evaluation.")
     top_p: float = Field(1.0, gt=0, le=1, description="Nucleus sampling for evaluation.")
     at_start: bool = Field(True, description="Also evaluate before the first step.")
+    group_by: str | None = Field(
+        None,
+        description="A key of the held-out problems' metadata (e.g. 'difficulty'): pass@k is "
+        "also reported per value of it, as pass@k/<value>.",
+    )
+    kl_reference: str | None = Field(
+        None,
+        description="A model folder (e.g. the warm start): each evaluation also reports "
+        "eval/kl_to_reference, KL(π_learner ‖ π_ref) per response estimated on the "
+        "evaluation's own samples (drawn from the learner's weights), and eval/entropy_token. "
+        "Needs eval.temperature = rollout.temperature and eval.top_p = rollout.top_p.",
+    )
 
     @model_validator(mode="after")
     def _ks_fit(self) -> EvalConfig:
@@ -324,6 +344,18 @@ class TrainConfig(_Section):
                 if isinstance(data.get(section), dict) and key in data[section]:
                     raise ValueError(f"{section}.{key} is now {new}")
         return data
+
+    @model_validator(mode="after")
+    def _kl_on_sampled_distribution(self) -> TrainConfig:
+        ev, ro = self.eval, self.rollout
+        if ev.kl_reference and (ev.temperature != ro.temperature or ev.top_p != ro.top_p):
+            raise ValueError(
+                "eval.kl_reference measures the sampled distribution: eval.temperature and "
+                "eval.top_p must equal rollout.temperature and rollout.top_p"
+            )
+        if ro.synchronous and self.data.offline:
+            raise ValueError("rollout.synchronous is for online runs; data.offline has no sampler")
+        return self
 
     @model_validator(mode="after")
     def _sleep_two_syncs_every_step(self) -> TrainConfig:

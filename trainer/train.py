@@ -18,10 +18,20 @@
 Every stage is timed under the metric key ``time/<stage>``. With ``data.offline`` set there
 is no sampler and no sync: offline RL on a fixed dataset, every pass reshuffled; an engine
 is still built when there are held-out problems, for evaluation only.
+
+With ``rollout.synchronous`` (the deterministic mode experiments use) there is no sampler
+thread either: step t samples B prompts chosen by a generator seeded with (seed, t), with
+the engine's weights of the last sync, scores them and trains on exactly those groups, so
+the batches and every number after them do not depend on thread timing.
+
+What a run spends is counted (``trainer.cost``) and written to ``cost.json``: generations,
+verifier samples, calls, wall and CPU seconds for training rewards and, apart, for
+evaluation; learner, generation and sync seconds.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import random
@@ -38,6 +48,7 @@ import torch
 from trainer import checkpoint
 from trainer.buffer import Group, RolloutBuffer
 from trainer.config import TrainConfig
+from trainer.cost import MeteredRewards
 from trainer.learner import (
     autocast,
     distribute,
@@ -190,6 +201,67 @@ class Sampler:
         self.stop.set()
         self.thread.join(timeout=600)
         self.reward_pool.shutdown(wait=True, cancel_futures=True)
+
+
+def rollout_step(
+    cfg: TrainConfig,
+    engine: RolloutEngine,
+    rewards: RewardSource,
+    problems: list[dict[str, Any]],
+    renderer: PromptRenderer,
+    sampling: Sampling,
+    seed: int,
+    step: int,
+    version: int,
+) -> tuple[list[Group], dict[str, float]]:
+    """The synchronous rollout of step ``step``: B prompts → engine → verifier → groups.
+
+    The prompts and the engine's sampling seed depend on (seed, step) alone. A group with
+    any ``sandbox_error`` is dropped (counted), never scored 0.
+    """
+    ro = cfg.rollout
+    rng = random.Random(seed * 1_000_003 + step)
+    chosen = rng.sample(problems, min(cfg.algo.groups_per_step, len(problems)))
+    t0 = time.perf_counter()
+    sampled = engine.generate(
+        [renderer.ids(p) for p in chosen], ro.group_size, sampling, seed=seed * 1_000_003 + step
+    )
+    gen_s = time.perf_counter() - t0
+    requests = [
+        RewardRequest(p, c.text, f"v{version}-s{step}-{p['id']}-{j}")
+        for p, g in zip(chosen, sampled, strict=True)
+        for j, c in enumerate(g)
+    ]
+    t0 = time.perf_counter()
+    scored = rewards.score(requests)
+    reward_s = time.perf_counter() - t0
+    groups: list[Group] = []
+    dropped = 0
+    for i, (problem, group) in enumerate(zip(chosen, sampled, strict=True)):
+        part = scored[i * ro.group_size : (i + 1) * ro.group_size]
+        if any(x.reward is None for x in part):
+            dropped += 1
+            continue
+        groups.append(
+            Group(
+                problem=problem,
+                completions=group,
+                rewards=[float(x.reward) for x in part],  # type: ignore[arg-type]
+                accepted=[x.accepted for x in part],
+                policy_version=version,
+                sampled_at_step=step,
+            )
+        )
+    comps = [c for g in sampled for c in g]
+    stats = {
+        "time/generate": gen_s,
+        "time/reward": reward_s,
+        "rollout/tokens": float(sum(len(c.token_ids) for c in comps)),
+        "rollout/truncated": sum(c.truncated for c in comps) / max(len(comps), 1),
+        "rollout/samples": float(len(comps)),
+        "rollout/dropped_groups": float(dropped),
+    }
+    return groups, stats
 
 
 def learner_update(
@@ -404,7 +476,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         state = checkpoint.load(found, model, optimizer)
         log.info("resumed from %s at step %d", found, state["step"])
 
-    rewards = make_reward_source(
+    source = make_reward_source(
         cfg.reward.source,
         **(
             {"reward_settings": cfg.reward.reward_settings}
@@ -412,6 +484,10 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             else cfg.reward.model_dump(exclude={"source"})
         ),
     )
+    rewards = MeteredRewards(source)  # training rewards: part of the run's cost
+    eval_rewards = MeteredRewards(source, close_inner=False)  # measuring it: counted apart
+    spent = {"generations": 0.0, "time/update": 0.0, "time/generate": 0.0, "time/sync": 0.0}
+    reference_lp = _reference_scorer(cfg, device) if cfg.eval.kl_reference else None
     metrics = MetricsWriter(out_dir, cfg.log.tensorboard) if is_main else None
     ro = cfg.rollout
     sampling = Sampling(ro.temperature, ro.top_p, ro.top_k, ro.max_new_tokens, tuple(ro.stop))
@@ -476,7 +552,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
 
     if engine is not None and (found is not None or data.offline or keep_lagged):
         sync(seed)  # the engine starts from the resumed weights (and a kept lagged copy)
-    if not data.offline:
+    if not data.offline and not ro.synchronous:
         assert engine is not None
         sampler = Sampler(
             cfg, engine, rewards, buffer, problems, renderer, sampling, learner_step, seed
@@ -502,8 +578,9 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             )
         if is_main:
             result |= evaluate(
-                engine, rewards, heldout, renderer, cfg.eval.samples_per_problem, cfg.eval.ks,
-                eval_sampling, seed=cfg.run.seed + 7,
+                engine, eval_rewards, heldout, renderer, cfg.eval.samples_per_problem,
+                cfg.eval.ks, eval_sampling, seed=cfg.run.seed + 7,
+                group_by=cfg.eval.group_by, reference=reference_lp,
             )  # fmt: skip
         if not engine_is_learner and engine_weights is not None:
             engine.update_weights(engine_weights)
@@ -523,12 +600,26 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
     last: dict[str, float] = {}
     window_t0 = time.perf_counter()
     sleeps = engine is not None and ro.sleep_level > 0 and sampler is not None
+    synchronous = ro.synchronous and not data.offline
+    last_sync_step = state["step"]  # the engine holds the learner's weights of this step
     try:
         while state["step"] < cfg.run.steps:
             step = state["step"]
             t0 = time.perf_counter()
+            rollout_stats: dict[str, float] = {}
             if offline is not None:
                 batch = offline.take(cfg.algo.groups_per_step)
+            elif synchronous:
+                assert engine is not None
+                batch, rollout_stats = rollout_step(
+                    cfg, engine, rewards, problems, renderer, sampling, seed, step,
+                    state["version"],
+                )  # fmt: skip
+                rollout_stats["lag/engine_steps"] = float(step - last_sync_step)
+                spent["generations"] += rollout_stats["rollout/samples"]
+                spent["time/generate"] += rollout_stats["time/generate"]
+                if not batch:
+                    raise RuntimeError(f"step {step}: every group had a sandbox_error")
             else:
                 batch = buffer.take(
                     cfg.algo.groups_per_step,
@@ -549,6 +640,8 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             t_update = time.perf_counter() - t0
             values["time/wait"] = t_wait
             values["time/update"] = t_update
+            spent["time/update"] += t_update
+            values |= rollout_stats
             values["throughput/learner_tokens_per_s"] = values["learner/tokens"] / max(
                 t_update, 1e-9
             )
@@ -557,13 +650,16 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
 
             every = cfg.algo.sync_every_steps
             synced = False
-            if sampler is not None and every and state["step"] % every == 0:
+            online = sampler is not None or synchronous
+            if online and every and state["step"] % every == 0:
                 t0 = time.perf_counter()
-                with sampler.paused():
+                with sampler.paused() if sampler is not None else _nothing():
                     values["sync/logprob_gap"] = sync(seed + state["step"])
                     state["version"] += 1
                     buffer.clear(state["version"])
                 values["time/sync"] = time.perf_counter() - t0
+                spent["time/sync"] += values["time/sync"]
+                last_sync_step = state["step"]
                 synced = True
 
             if cfg.eval.every_steps and state["step"] % cfg.eval.every_steps == 0:
@@ -572,6 +668,8 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
 
             if sampler is not None:
                 stats = sampler.drain_stats()
+                spent["generations"] += stats.get("rollout/samples", 0.0)
+                spent["time/generate"] += stats.get("time/generate", 0.0)
                 elapsed = time.perf_counter() - window_t0
                 window_t0 = time.perf_counter()
                 values["throughput/rollout_tokens_per_s"] = stats.get("rollout/tokens", 0.0) / max(
@@ -589,6 +687,7 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
             elif offline is not None:
                 values["offline/passes"] = float(offline.passes)
             values["policy/version"] = float(state["version"])
+            values["cost/generations"] = spent["generations"]
             last = values
             if metrics is not None and state["step"] % cfg.log.every_steps == 0:
                 metrics.write(state["step"], values)
@@ -613,6 +712,17 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         run_eval(state["step"], engine_is_learner=False)
     checkpoint.save(ckpt_root, state["step"], model, optimizer, state, cfg.checkpoint.keep, is_main)
     save_pretrained(learner, tokenizer, out_dir / "final", is_main)
+    cost = {
+        "generations": spent["generations"],
+        **rewards.totals("verifier"),
+        **eval_rewards.totals("eval_verifier"),
+        "learner_s": spent["time/update"],
+        "generate_s": spent["time/generate"],
+        "sync_s": spent["time/sync"],
+        "steps": float(state["step"]),
+    }
+    if is_main:
+        (out_dir / "cost.json").write_text(json.dumps(cost, indent=1) + "\n")
     if engine is not None:
         engine.close()
     rewards.close()
@@ -620,7 +730,32 @@ def train(cfg: TrainConfig, engine: RolloutEngine | None = None) -> dict[str, An
         metrics.close()
     if world > 1:
         torch.distributed.destroy_process_group()
-    return {"last": last, "evals": state["evals"], "step": state["step"]}
+    return {"last": last, "evals": state["evals"], "step": state["step"], "cost": cost}
+
+
+def _reference_scorer(cfg: TrainConfig, device: str) -> Any:
+    """ln π_ref(y|x) of completions under ``eval.kl_reference`` (a frozen float32 copy)."""
+    from transformers import AutoModelForCausalLM
+
+    assert cfg.eval.kl_reference is not None
+    ref: Any = AutoModelForCausalLM.from_pretrained(cfg.eval.kl_reference, dtype=torch.float32)
+    ref.to(device).eval()
+    pad = ref.config.pad_token_id if ref.config.pad_token_id is not None else 0
+    ro, ev = cfg.rollout, cfg.eval
+
+    def score(comps: list[Completion]) -> list[float]:
+        out: list[float] = []
+        with torch.no_grad():
+            for start in range(0, len(comps), 64):
+                part = comps[start : start + 64]
+                lp = response_logprobs(
+                    ref, [c.prompt_token_ids for c in part], [c.token_ids for c in part],
+                    ev.temperature, pad, ro.top_k, ev.top_p,
+                )  # fmt: skip
+                out += lp.sequence.tolist()
+        return out
+
+    return score
 
 
 @contextmanager
