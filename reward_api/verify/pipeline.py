@@ -49,6 +49,7 @@ from reward_api.schemas import (
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade
 from reward_api.verify.keys import problem_digest, result_key, runtime_version
+from reward_api.verify.languages import COMPILED
 from reward_api.verify.plans import PARSE_LOCK, Plan, plan_tests
 from reward_api.verify.settings import VerifierSettings
 
@@ -109,6 +110,10 @@ class Verifier:
         self.pool: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
         # one judge per worker: a sample holds its candidate cell and, at most, one judge
         self.judges: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+        self._policy = policy
+        self._language_pools: dict[str, CellPool] = {}
+        """One pool per compiled language, opened at its first sample (its own root or image)."""
+        self._pools_lock = threading.Lock()
         self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
@@ -126,6 +131,20 @@ class Verifier:
         self._executor.shutdown(wait=True, cancel_futures=True)
         self.pool.close()
         self.judges.close()
+        with self._pools_lock:
+            for pool in self._language_pools.values():
+                pool.close()
+            self._language_pools.clear()
+
+    def language_pool(self, language: str) -> CellPool:
+        """The warm cells of a compiled language (started as samples need them)."""
+        with self._pools_lock:
+            pool = self._language_pools.get(language)
+            if pool is None:
+                policy = self.settings.language_policy(self._policy, language)
+                pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+                self._language_pools[language] = pool
+            return pool
 
     @contextmanager
     def _stage(self, name: str) -> Iterator[None]:
@@ -158,8 +177,11 @@ class Verifier:
                 unit = units.get(key)
                 if unit is None:
                     resolved = scoring.resolve(reward, (job.problem.metadata or {}).get("reward"))
-                    units[key] = _Work(key, digest, job.problem, program, resolved, [i],
-                                       syntax_verdict(program))  # fmt: skip
+                    if job.problem.language in COMPILED:  # its compiler decides the rest
+                        syntax = None if program.strip() else Verdict.no_code
+                    else:
+                        syntax = syntax_verdict(program)
+                    units[key] = _Work(key, digest, job.problem, program, resolved, [i], syntax)
                 else:
                     unit.jobs.append(i)
         results: list[Result | None] = [None] * len(jobs)
@@ -253,11 +275,15 @@ class Verifier:
             tests = [TestResult(verdict=verdict) for _ in indices]
             return Result(**base, reward=0.0, accepted=False, passed=0, total=len(indices),
                           verdict=verdict, tests=tests)  # fmt: skip
-        plans = plan_tests(problem, indices)
+        compiled = problem.language in COMPILED
+        plans = [] if compiled else plan_tests(problem, indices)
         last_error = ""
         for _attempt in range(SANDBOX_ATTEMPTS):
             try:
-                tests = self._run_in_sandbox(problem, unit, plans)
+                if compiled:
+                    tests = self._run_compiled(problem, unit, indices)
+                else:
+                    tests = self._run_in_sandbox(problem, unit, plans)
                 break
             except SandboxError as exc:
                 last_error = str(exc)
@@ -351,6 +377,73 @@ class Verifier:
                 tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
         with self._stats_lock:
             self.tests_run += len(reports)
+        return tests
+
+    def _run_compiled(self, problem: Problem, unit: _Work, indices: list[int]) -> list[TestResult]:
+        """A sample in a compiled language (``reward_api.verify.languages``): its builds are
+        compiled once each in a cell of the language, then every test is a fork and exec
+        of its build's artifact; the host grades what the runner reports."""
+        from reward_api.verify import languages
+
+        limits = problem.limits
+        units, which = languages.units_for(problem, unit.program, indices)
+        specs: list[dict[str, Any]] = []
+        for i, b in zip(indices, which, strict=True):
+            test = problem.tests[i]
+            spec: dict[str, Any] = {"kind": "stdio", "build": b}
+            if isinstance(test, StdioTest):
+                spec["input"] = test.input
+            else:
+                spec["pass_channel"] = True
+            specs.append(spec)
+        request = {
+            "op": "sample",
+            "builds": [languages.build_spec(u, limits.memory_mb) for u in units],
+            "tests": specs,
+            "time_s": limits.time_s,
+            "memory_mb": limits.memory_mb,
+            "max_output_bytes": self.settings.max_output_bytes,
+            "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
+            "stop_after_timeout": unit.reward.mode == "all_or_nothing",
+        }
+        budget = (
+            (languages.COMPILE_TIME_S + 5.0) * len(units)
+            + (limits.time_s + 2.0) * len(specs)
+            + 30.0
+        )
+        pool = self.language_pool(problem.language)
+        with self._stage("sandbox"), pool.lease() as cell:
+            # the compilers' address space is limited per process; the cell's ceiling must
+            # hold the biggest of them as well as the program
+            cell.prepare(max(limits.memory_mb, languages.COMPILE_CELL_MB))
+            answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
+            reports = answer.get("tests")
+            builds = answer.get("builds")
+            if (not isinstance(reports, list) or len(reports) > len(specs)
+                    or not isinstance(builds, list) or len(builds) != len(units)):  # fmt: skip
+                raise SandboxError("runner answered with a malformed report")
+            killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
+            oom = killed and cell.oom_killed()
+            limits_hit = any(
+                isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
+            )
+            if answer.get("anomaly") or limits_hit:
+                cell.broken = True
+        with self._stats_lock:
+            self.stage_seconds["compile"] += sum(
+                float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
+            )
+            self.tests_run += len(reports)
+        with self._stage("grade"):
+            tests = []
+            for k, rep in enumerate(reports):
+                b = which[k]
+                build = builds[b] if isinstance(builds[b], dict) else {}
+                tests.append(languages.grade_compiled(
+                    problem, indices[k], units[b], rep if isinstance(rep, dict) else {}, build, oom
+                ))  # fmt: skip
+            for _ in indices[len(reports) :]:
+                tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
         return tests
 
     # ------------------------------------------------------------------ one-off runs
