@@ -367,6 +367,9 @@ def _js_unit(program: str, test: str, nonce: str) -> str:
         " const freeze = (m) => { try { const x = require(m); Object.freeze(x);"
         " if (x && x.strict) Object.freeze(x.strict); } catch (e) {} };"
         " ['assert', 'assert/strict', 'node:assert', 'lodash'].forEach(freeze);"
+        # a failed console.assert fails the test (Node's only prints)
+        " Object.defineProperty(console, 'assert', { value: function (ok, ...m) { if (!ok)"
+        " { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });"
         " Object.freeze(console);"
         " Object.defineProperty(globalThis, 'console', { value: console, writable: false, configurable: false });"
         f" return function () {{ write(3, '{nonce}'); }}; }})();"

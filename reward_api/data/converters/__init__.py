@@ -21,8 +21,8 @@ from reward_api.data.converters.deepcoder import convert_deepcoder
 from reward_api.data.converters.humaneval import convert_humaneval, convert_humaneval_plus
 from reward_api.data.converters.leetcode import convert_leetcodedataset
 from reward_api.data.converters.livecodebench import convert_livecodebench
-from reward_api.data.converters.mbxp import convert_mbxp
 from reward_api.data.converters.mbpp import convert_mbpp, convert_mbpp_plus, convert_mbpp_sanitized
+from reward_api.data.converters.mbxp import convert_mbxp
 from reward_api.data.converters.sources import SourceError, read_records
 from reward_api.schemas import Problem, Sample
 

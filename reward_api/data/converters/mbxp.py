@@ -40,7 +40,9 @@ def mbxp_problem(rec: dict[str, Any]) -> Problem:
 
 def mbxp_sample(problem: Problem, completion: str, sample_id: str | None = None) -> Sample:
     """A model's completion (the body after the prompt) as a sample of the whole program."""
-    return Sample(problem_id=problem.id, sample_id=sample_id, code=(problem.prompt or "") + completion)
+    return Sample(
+        problem_id=problem.id, sample_id=sample_id, code=(problem.prompt or "") + completion
+    )
 
 
 def convert_mbxp(records: list[dict[str, Any]], conv: Conversion) -> None:
