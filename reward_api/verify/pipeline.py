@@ -118,6 +118,8 @@ class Verifier:
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
         self.tests_run = 0
+        self.builds_compiled = 0
+        """Compiled-language builds the runners compiled (one per program, and per assert test)."""
         self.runtime = runtime_version(self.settings.sandbox)
         """Part of every result key (``reward_api.verify.keys``)."""
 
@@ -434,6 +436,9 @@ class Verifier:
                 float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
             )
             self.tests_run += len(reports)
+            self.builds_compiled += sum(
+                1 for b in builds if isinstance(b, dict) and not b.get("skipped")
+            )
         with self._stage("grade"):
             tests = []
             for k, rep in enumerate(reports):
