@@ -202,13 +202,15 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     raise ValueError(f"no build for language {language!r}")
 
 
-def build_spec(unit: Unit, memory_mb: int) -> dict[str, Any]:
+def build_spec(
+    unit: Unit, memory_mb: int, compile_time_s: float = COMPILE_TIME_S
+) -> dict[str, Any]:
     """The runner's build for a unit (``_Builds`` in runner.py)."""
     recipe = RECIPES[unit.recipe]
     compile_argv = list(recipe.compile) if recipe.compile else None
     run = list(unit.run)
     spec: dict[str, Any] = {"files": unit.files, "run": run, "env": dict(recipe.env),
-                            "time_s": COMPILE_TIME_S, "memory_mb": COMPILE_MEMORY_MB,
+                            "time_s": compile_time_s, "memory_mb": COMPILE_MEMORY_MB,
                             "remove": [f for f in unit.files if f in recipe.remove or
                                        (unit.recipe == "java" and f.endswith(".java"))]}  # fmt: skip
     if unit.recipe == "java":

@@ -44,6 +44,7 @@ from reward_api.schemas import (
     TestResult,
     Verdict,
     allow_big_ints,
+    canonical_language,
     sandbox_error_result,
 )
 from reward_api.verify.extract import program_of
@@ -452,17 +453,36 @@ class Verifier:
         return tests
 
     # ------------------------------------------------------------------ one-off runs
+    def pool_for(self, language: str) -> CellPool:
+        """The cells that run programs in ``language`` (Python's, or a compiled language's)."""
+        name = canonical_language(language) or language
+        return self.language_pool(name) if name in COMPILED else self.pool
+
     def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float | None = None
+        self,
+        code: str,
+        stdin: str,
+        time_s: float,
+        memory_mb: int,
+        wait_s: float | None = None,
+        language: str = "python",
+        compile_time_s: float | None = None,
     ) -> dict[str, Any]:
         """Run ``code`` once on ``stdin`` in a cell (SandboxFusion's /run_code); no grading.
+
+        In a compiled language the program is built first (its compile limited to
+        ``compile_time_s``) and the answer carries ``compile``: ``ok``, ``time_s`` and the
+        compiler's ``output``; a program that does not compile is not run.
 
         The caller compares stdout itself, so nothing expected ever reaches us. Returns
         ``stdout``, ``stderr`` (tail), ``exit_code`` (None when killed), ``time_s`` and
         ``limit`` (``timeout``, ``output_limit`` or None), or ``{"error": ...}`` when the
         sandbox itself failed (with ``"busy": True`` when no cell was free within ``wait_s``).
         """
-        message = {
+        from reward_api.verify import languages
+
+        name = canonical_language(language) or language
+        message: dict[str, Any] = {
             "op": "sample",
             "program": code,
             "setup": None,
@@ -472,10 +492,20 @@ class Verifier:
             "max_output_bytes": self.settings.max_output_bytes,
             "stop_on_first_failure": True,
         }
+        budget = time_s + 30
+        cell_mb = memory_mb
+        if name in COMPILED:
+            compile_s = min(compile_time_s or languages.COMPILE_TIME_S, languages.COMPILE_TIME_S)
+            spec = languages.build_spec(languages.stdio_unit(name, code), memory_mb, compile_s)
+            message.update(program=None, builds=[spec])
+            message["tests"] = [{"kind": "stdio", "input": stdin, "build": 0}]
+            budget += compile_s
+            cell_mb = max(memory_mb, languages.COMPILE_CELL_MB)
         try:
-            with self._stage("sandbox"), self.pool.lease(timeout_s=wait_s) as cell:
-                cell.prepare(memory_mb)
-                answer = cell.request(message, timeout_s=time_s + 30)
+            pool = self.pool_for(name)
+            with self._stage("sandbox"), pool.lease(timeout_s=wait_s) as cell:
+                cell.prepare(cell_mb)
+                answer = cell.request({**message, **cell.sample_overrides()}, timeout_s=budget)
                 if answer.get("anomaly"):
                     cell.broken = True
         except SandboxBusy as exc:
@@ -486,13 +516,20 @@ class Verifier:
         if not isinstance(tests, list) or not tests or not isinstance(tests[0], dict):
             return {"error": "sandbox answered without a test report"}
         t = tests[0]
-        return {
+        out: dict[str, Any] = {
             "stdout": str(t.get("stdout", "")),
             "stderr": str(t.get("stderr_tail", ""))[-MAX_RUN_STDERR_CHARS:],
             "exit_code": t.get("exit_code"),
             "time_s": t.get("time_s"),
             "limit": t.get("limit"),
         }
+        builds = answer.get("builds")
+        if name in COMPILED and isinstance(builds, list) and builds and isinstance(builds[0], dict):
+            b = builds[0]
+            out["compile"] = {"ok": bool(b.get("ok")), "time_s": b.get("time_s"),
+                              "output": str(b.get("output", ""))[-MAX_RUN_STDERR_CHARS:],
+                              "limit": b.get("limit")}  # fmt: skip
+        return out
 
     def self_check(self) -> bool:
         """True when the sandbox runs a trivial program and grades it accepted."""
