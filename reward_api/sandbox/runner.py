@@ -2440,6 +2440,9 @@ class _Builds:
 
     def __init__(self, job):
         self.specs = job.get("builds") or []
+        self.procs = int(
+            job.get("max_procs", 32)
+        )  # docker lifts RLIMIT_NPROC (its pids cgroup binds)
         self.done = []
         stop = bool(job.get("stop_on_first_failure"))
         for i, spec in enumerate(self.specs):
@@ -2469,7 +2472,7 @@ class _Builds:
                 "time_s": float(spec.get("time_s", 60)),
                 "memory_mb": int(spec.get("memory_mb", 2048)),
                 "max_output_bytes": 1 << 20,
-                "max_procs": int(spec.get("max_procs", 64)),
+                "max_procs": max(self.procs, int(spec.get("max_procs", 64))),
                 "max_file_mb": 128,
             }
             test = {"kind": "stdio", "argv": spec["compile"], "cwd": d, "env": spec.get("env")}

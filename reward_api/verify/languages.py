@@ -79,6 +79,9 @@ COMPILE_TIME_S = 60.0
 """Wall seconds a compile may take (tsc and a cold ``go test`` take seconds on a loaded host)."""
 COMPILE_MEMORY_MB = 2048
 """Address space of each compiler process."""
+MAX_PROCS = 128
+"""Processes and threads of a compiled language's cell (docker's pids limit) and of each
+compile or run in it (RLIMIT_NPROC in the process backend's user namespace)."""
 COMPILE_CELL_MB = 1536
 """The cell's memory ceiling (less its overhead) while it holds a sample that compiles."""
 MAX_COMPILE_MESSAGE_CHARS = 2000
@@ -218,12 +221,9 @@ def build_spec(
         compile_argv[-1:] = sorted(unit.files)
         run.insert(1, f"-Xmx{memory_mb}m")
         spec["as_extra_mb"] = JVM_EXTRA_MB
-        spec["max_procs"] = 64
     if unit.recipe in ("go", "go-test"):
-        spec["max_procs"] = 64
         spec["as_extra_mb"] = GO_EXTRA_MB
-    if unit.recipe in ("javascript", "typescript"):
-        spec["max_procs"] = 64
+    spec["max_procs"] = MAX_PROCS
     spec["compile"] = compile_argv
     if recipe.seed_cache:
         spec["seed_cache"] = list(recipe.seed_cache)

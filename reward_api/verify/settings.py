@@ -59,7 +59,11 @@ class VerifierSettings(BaseSettings):
 
         root = self.language_roots.get(language) or languages.default_root(language)
         image = self.language_images.get(language) or languages.IMAGES[language]
-        return replace(base, runtime_root=Path(root), docker_image=image)
+        # compilers and runtimes are threaded (javac, rustc, go, node): a process budget
+        # that still stops a fork bomb, but not a JVM
+        procs = max(base.max_procs, languages.MAX_PROCS)
+        return replace(base, runtime_root=Path(root), docker_image=image, max_procs=procs,
+                       cell_pids_max=max(base.cell_pids_max, procs + 64))  # fmt: skip
 
     def policy(self) -> SandboxPolicy:
         """The sandbox policy these settings describe (defaults for everything else)."""
