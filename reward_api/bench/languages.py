@@ -90,8 +90,11 @@ def load(language: str, limit: int | None = None, start: int = 0) -> list[tuple[
     return pairs[start:][:limit] if limit is not None else pairs[start:]
 
 
-def agreement(language: str, pairs: list[tuple[Any, Any]], workers: int = 1) -> Agreement:
-    """Judge ``pairs`` sandboxed and plain in the same run."""
+def agreement(
+    language: str, pairs: list[tuple[Any, Any]], workers: int = 1, plain_recipe: str | None = None
+) -> Agreement:
+    """Judge ``pairs`` sandboxed and plain in the same run (``plain_recipe``: another
+    toolchains.py recipe for the plain side, e.g. ``cpp-nopch``: g++ as a user runs it)."""
     from reward_api.verify import languages
     from reward_api.verify.pipeline import Job, Verifier
     from reward_api.verify.settings import VerifierSettings
@@ -105,7 +108,7 @@ def agreement(language: str, pairs: list[tuple[Any, Any]], workers: int = 1) -> 
         compile_s = verifier.stage_seconds.get("compile", 0.0)
     tc = toolchains()
     job = {
-        "recipe": PLAIN_RECIPE[language],
+        "recipe": plain_recipe or PLAIN_RECIPE[language],
         "timeout_s": PLAIN_TIMEOUT_S,
         "programs": [{"source": s.code + "\n" + p.tests[0].code, "inputs": [""]} for p, s in pairs],
     }
@@ -130,14 +133,14 @@ def agreement(language: str, pairs: list[tuple[Any, Any]], workers: int = 1) -> 
     )
 
 
-def bench_languages(per_language: int = 24) -> dict[str, Any]:
+def bench_languages(per_language: int = 24) -> list[dict[str, Any]]:
     """Per language: agreement, and sandboxed per-sample wall time over plain compile + run."""
     rows = {}
-    for language in FILES:
+    for language, plain_recipe in [*((lang, None) for lang in FILES), ("cpp", "cpp-nopch")]:
         pairs = load(language, per_language)
-        a = agreement(language, pairs)
+        a = agreement(language, pairs, plain_recipe=plain_recipe)
         n = len(pairs)
-        rows[language] = {
+        rows[f"{language} vs {plain_recipe or PLAIN_RECIPE[language]}"] = {
             "samples": n,
             "agree": a.agree,
             "accepted": sum(a.sandboxed),
@@ -148,4 +151,4 @@ def bench_languages(per_language: int = 24) -> dict[str, Any]:
             "plain_compile_s_median": round(sorted(a.plain_compile_s)[len(a.plain_compile_s) // 2], 3)
             if a.plain_compile_s else None,
         }  # fmt: skip
-    return rows
+    return [{"case": name, **row} for name, row in rows.items()]

@@ -253,8 +253,10 @@ class Verifier:
         """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
         groups: dict[tuple[str, ...], list[_Work]] = {}
         for u in units:
-            # a program that does not compile is paid 0 anyway; its scan could only stall
-            if u.reward.scan_categories and u.syntax is None:
+            # a program that does not compile is paid 0 anyway; its scan could only stall.
+            # The rules are Python's: a compiled language's program is not scanned (its
+            # trust is the harness's, reward_api.verify.languages)
+            if u.reward.scan_categories and u.syntax is None and u.problem.language not in COMPILED:
                 groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
         if not groups:
             return {}
