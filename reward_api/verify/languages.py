@@ -230,6 +230,15 @@ def build_spec(
     return spec
 
 
+def artifact_key(spec: dict[str, Any], runtime: str) -> str:
+    """Content hash of a build: its files, toolchain argv, environment and the runtime."""
+    import hashlib
+    import json
+
+    what = [spec.get("files"), spec.get("compile"), spec.get("env"), spec.get("remove"), runtime]
+    return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+
+
 def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[Unit], list[int]]:
     """The builds of a sample and, per selected test, the build it runs."""
     units: list[Unit] = []

@@ -25,7 +25,7 @@ import socket
 import threading
 import time
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -115,6 +115,9 @@ class Verifier:
         self._language_pools: dict[str, CellPool] = {}
         """One pool per compiled language, opened at its first sample (its own root or image)."""
         self._pools_lock = threading.Lock()
+        self.artifacts = ArtifactCache(self.settings.artifact_cache_mb << 20)
+        """Compiled stdio builds by content hash (program, toolchain, flags): a program seen
+        again (another problem, a retry) is not compiled again."""
         self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
@@ -401,9 +404,20 @@ class Verifier:
             else:
                 spec["pass_channel"] = True
             specs.append(spec)
+        build_specs = [languages.build_spec(u, limits.memory_mb) for u in units]
+        keys: list[str | None] = []
+        for u, spec in zip(units, build_specs, strict=True):
+            # an assert build carries its own nonce: never the same twice, never cached
+            key = languages.artifact_key(spec, self.runtime) if u.expect is None else None
+            keys.append(key)
+            cached = self.artifacts.get(key) if key else None
+            if cached is not None:
+                spec["artifact"] = cached
+            elif key is not None:
+                spec["return_artifact"] = True
         request = {
             "op": "sample",
-            "builds": [languages.build_spec(u, limits.memory_mb) for u in units],
+            "builds": build_specs,
             "tests": specs,
             "time_s": limits.time_s,
             "memory_mb": limits.memory_mb,
@@ -434,6 +448,10 @@ class Verifier:
             )
             if answer.get("anomaly") or limits_hit:
                 cell.broken = True
+        for key, b in zip(keys, builds, strict=True):
+            packed = b.pop("artifact", None) if isinstance(b, dict) else None
+            if key is not None and isinstance(packed, list) and b.get("ok"):
+                self.artifacts.put(key, packed)
         with self._stats_lock:
             self.stage_seconds["compile"] += sum(
                 float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
@@ -441,7 +459,8 @@ class Verifier:
             self.tests_run += len(reports)
             self.builds_compiled += sum(
                 1 for b in builds if isinstance(b, dict) and not b.get("skipped")
-            )
+                and not b.get("cached")
+            )  # fmt: skip
         with self._stage("grade"):
             tests = []
             for k, rep in enumerate(reports):
@@ -541,6 +560,40 @@ class Verifier:
         sample = Sample(problem_id="_selfcheck", code="print(int(input()) * 2)")
         (result,) = self.verify([Job(problem, sample)])
         return result.verdict is Verdict.accepted
+
+
+class ArtifactCache:
+    """Packed builds (``runner._pack``) by content key, least recently used first out,
+    bounded in bytes; thread-safe."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[str, tuple[list[Any], int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def get(self, key: str | None) -> list[Any] | None:
+        with self._lock:
+            item = self._items.get(key) if key else None
+            if item is None:
+                return None
+            self._items.move_to_end(key)  # type: ignore[arg-type]
+            self.hits += 1
+            return item[0]
+
+    def put(self, key: str, packed: list[Any]) -> None:
+        size = sum(len(str(f[2])) for f in packed if isinstance(f, list) and len(f) == 3)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = (packed, size)
+            self._bytes += size
+            while self._bytes > self.max_bytes and self._items:
+                _, (_, old) = self._items.popitem(last=False)
+                self._bytes -= old
 
 
 def _json_object(payload: bytes, cell: Cell) -> dict[str, Any]:

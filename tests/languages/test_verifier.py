@@ -175,3 +175,26 @@ def test_a_java_program_within_its_memory_limit_runs_and_one_beyond_it_fails(
     big = {**problem, "tests": [{"type": "stdio", "input": "", "output": "1024"}]}
     result = run(verifier, big, alloc.format(n=1024))
     assert not result.accepted and result.verdict != Verdict.sandbox_error
+
+
+@pytest.mark.parametrize("language", ["cpp", "java", "go", "typescript"])
+def test_a_program_seen_again_is_not_compiled_again(verifier: Verifier, language: str) -> None:
+    _needs(language)
+    code = {
+        "cpp": '#include <bits/stdc++.h>\nint main(){int a;std::cin>>a;std::cout<<a*3<<"\\n";}\n',
+        "java": "import java.util.*;\npublic class Main { public static void main(String[] x) {"
+        " System.out.println(new Scanner(System.in).nextInt() * 3); } }\n",
+        "go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a int\n\tfmt.Scan(&a)\n\tfmt.Println(a * 3)\n}\n',
+        "typescript": "import * as fs from 'fs';\nconsole.log(Number(fs.readFileSync(0, 'utf8')) * 3);\n",
+    }[language]
+    first = {"language": language, "tests": [{"type": "stdio", "input": "2\n", "output": "6\n"}]}
+    second = {"language": language, "tests": [{"type": "stdio", "input": "5\n", "output": "15\n"}]}
+    assert run(verifier, first, code).accepted
+    compiled, hits = verifier.builds_compiled, verifier.artifacts.hits
+    again = run(verifier, second, code)
+    assert again.accepted and again.passed == 1
+    assert verifier.builds_compiled == compiled and verifier.artifacts.hits == hits + 1
+    wrong = run(
+        verifier, {**second, "tests": [{"type": "stdio", "input": "5\n", "output": "16\n"}]}, code
+    )
+    assert wrong.verdict == Verdict.wrong_answer  # the cached program is still judged
