@@ -27,6 +27,14 @@ candidate's child that runners and host forward without parsing. Ops:
   ``{"ok": true, "tests": [...], "anomaly": ...}``, holds what each child did (exit
   status, stdout, raw replies): never a verdict against expected output, which this cell
   never sees.
+- ``{"op": "sample", "builds": [...], "tests": [{"kind": "stdio", "build": i, ...}]}``: a
+  program in a compiled language (``reward_api.verify.languages``). Every build is
+  compiled (or unpacked from the host's cache) in its own folder of /tmp under its own
+  limits before any test runs; each test is a fork and exec of its build's artifact. A test
+  with ``pass_channel`` gets a pipe at fd 3 whose bytes come back as ``pass_channel`` (the
+  harness's completion report, checked on the host against the build's nonce). The
+  answer adds ``builds``: per build ``ok``, ``time_s``, the compiler's ``output`` (tail),
+  ``limit``, and on request the packed ``artifact``.
 - ``{"op": "judge", "setup", "tests": [{"code", "entry"}], limits..., "key", "peer"}``:
   a session of the judge child, which is kept for the next session of the same problem
   (``key``); ``{"op": "run", "test": i}`` runs test i's code in a fresh namespace in which
