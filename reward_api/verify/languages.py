@@ -16,8 +16,11 @@ Trust, per test type:
 - ``assert``: the test code must share the program's process (HumanEval-X, MultiPL-E, MBXP
   build them as one unit), so the pass signal cannot be the exit status. The harness
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn
-  for this build, written only after the test's own code ran to its end: C/C++ and Go
-  (``func main``): the test's ``main`` renamed and called from ours; Go (``func TestX``):
+  for this build, written only after the test's own code ran to its end: C/C++: a
+  ``__wrap_main`` linked in with ``--wrap=main`` (in its own file, so the program and the
+  test compile to the same code as plain execution's) that reports when the test's
+  ``main`` returned 0; Go (``func main``): the test's ``main`` renamed and called from
+  ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments; Java: our class's ``main`` after the test's ``Main.main``
   returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a guard
@@ -182,8 +185,10 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     """The program, then the test code, with the harness of this module's docstring."""
     nonce = secrets.token_hex(16)
     if language in ("c", "cpp"):
-        source = _c_unit(program, test, nonce, language == "cpp")
-        return Unit(language, {RECIPES[language].source: source}, RECIPES[language].run, nonce)
+        cpp = language == "cpp"
+        files = {RECIPES[language].source: _c_unit(program, test, cpp),
+                 f"harness.{'cpp' if cpp else 'c'}": _c_harness(nonce, cpp)}  # fmt: skip
+        return Unit(language, files, RECIPES[language].run, nonce)
     if language == "java":
         harness = f"__CrHarness{nonce}"
         source = f"{program}\n\n{test}\n\n{_java_harness(harness, nonce)}"
@@ -216,6 +221,11 @@ def build_spec(
                             "time_s": compile_time_s, "memory_mb": COMPILE_MEMORY_MB,
                             "remove": [f for f in unit.files if f in recipe.remove or
                                        (unit.recipe == "java" and f.endswith(".java"))]}  # fmt: skip
+    if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test's harness
+        assert compile_argv is not None
+        harness = next(f for f in unit.files if f.startswith("harness."))
+        compile_argv += [harness, "-Wl,--wrap=main"]
+        spec["remove"] = sorted(unit.files)
     if unit.recipe == "java":
         assert compile_argv is not None
         compile_argv[-1:] = sorted(unit.files)
@@ -263,7 +273,6 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
 # ------------------------------------------------------------------ C and C++
 _SPLICE = re.compile(r"\\[ \t]*\r?\n")
 _DEFINE = re.compile(r"define(?:\s|/\*.*?\*/)+([A-Za-z_]\w*)", re.S)
-_MAIN = re.compile(r"\b(int|void)\s+main\s*\(")
 
 
 def defined_macros(program: str) -> set[str]:
@@ -273,76 +282,31 @@ def defined_macros(program: str) -> set[str]:
     return set(_DEFINE.findall(_SPLICE.sub("", program)))
 
 
-def _c_unit(program: str, test: str, nonce: str, cpp: bool) -> str:
-    renamed = _rename_main(test, f"__cr_main_{nonce}")
+def _c_unit(program: str, test: str, cpp: bool) -> str:
+    """The program and the test unchanged, with the program's macros undefined between
+    them: the same tokens as plain execution's unit, so the same code (even where a
+    program's undefined behaviour makes the code depend on the unit's layout)."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
-    if cpp:  # the test's main may take (argc, argv) or nothing
-        call = f"  int __cr_rc = __cr_call_{nonce}(__cr_main_{nonce}, argc, argv);\n"
-        helper = (
-            "#include <type_traits>\n"
-            f"template <class F> static int __cr_call_{nonce}(F f, int c, char **v) {{\n"
-            "  if constexpr (std::is_invocable<F, int, char **>::value) return f(c, v);\n"
-            "  else return f();\n}\n"
-        )
-    else:
-        call = f"  int __cr_rc = ((int (*)(int, char **))__cr_main_{nonce})(argc, argv);\n"
-        helper = ""
     return (
         f"{program}\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
-        f'{undefs}\n#include <assert.h>\n#include <unistd.h>\n#line 1 "test"\n{renamed}\n'
-        f"{helper}"
-        "int main(int argc, char **argv) {\n"
-        f"{call}"
-        f'  if (__cr_rc == 0 && write(3, "{nonce}", 32) != 32) return 1;\n'
-        "  return __cr_rc;\n}\n"
+        f"{undefs}\n#include <assert.h>\n{test}\n"
     )
 
 
-def _rename_main(test: str, name: str) -> str:
-    """The test's ``main`` renamed, with ``return 0;`` at its end (falling off the end of a
-    function that is not ``main`` returns garbage). The test is trusted text."""
-    m = _MAIN.search(test)
-    if m is None:
-        return test
-    kind = m.group(1)
-    start = m.start()
-    head = test[:start] + ("int" if kind == "int" else "void") + f" {name}("
-    rest = test[m.end() :]
-    open_at = rest.find("{")
-    close_at = _matching_brace(rest, open_at) if open_at >= 0 else -1
-    if close_at < 0:
-        return head + rest
-    tail = "\nreturn 0;\n" if kind == "int" else "\n"
-    return head + rest[:close_at] + tail + rest[close_at:]
-
-
-def _matching_brace(text: str, at: int) -> int:
-    depth, i, n = 0, at, len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-            continue
-        if text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        if c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c and text[j] != "\n":
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
+def _c_harness(nonce: str, cpp: bool) -> str:
+    """Linked with ``--wrap=main``: the C runtime calls ``__wrap_main``, which reports
+    completion only when the test's own ``main`` returned 0 (an exit anywhere, before or
+    during it, never reaches the report)."""
+    c = 'extern "C" ' if cpp else ""
+    return (
+        "#include <unistd.h>\n"
+        f"{c}int __real_main(int, char **, char **);\n"
+        f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
+        "  int rc = __real_main(argc, argv, envp);\n"
+        f'  if (rc == 0 && write(3, "{nonce}", 32) != 32) return 1;\n'
+        "  return rc;\n}\n"
+    )
 
 
 # ------------------------------------------------------------------ Java
