@@ -404,7 +404,8 @@ class Verifier:
             else:
                 spec["pass_channel"] = True
             specs.append(spec)
-        build_specs = [languages.build_spec(u, limits.memory_mb) for u in units]
+        compile_s = self.settings.compile_time_s
+        build_specs = [languages.build_spec(u, limits.memory_mb, compile_s) for u in units]
         keys: list[str | None] = []
         for u, spec in zip(units, build_specs, strict=True):
             # an assert build carries its own nonce: never the same twice, never cached
@@ -425,11 +426,7 @@ class Verifier:
             "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
             "stop_after_timeout": unit.reward.mode == "all_or_nothing",
         }
-        budget = (
-            (languages.COMPILE_TIME_S + 5.0) * len(units)
-            + (limits.time_s + 2.0) * len(specs)
-            + 30.0
-        )
+        budget = (compile_s + 5.0) * len(units) + (limits.time_s + 2.0) * len(specs) + 30.0
         pool = self.language_pool(problem.language)
         with self._stage("sandbox"), pool.lease() as cell:
             # the compilers' address space is limited per process; the cell's ceiling must
@@ -516,7 +513,8 @@ class Verifier:
         budget = time_s + 30
         cell_mb = memory_mb
         if name in COMPILED:
-            compile_s = min(compile_time_s or languages.COMPILE_TIME_S, languages.COMPILE_TIME_S)
+            limit_s = self.settings.compile_time_s
+            compile_s = min(compile_time_s or limit_s, limit_s)
             spec = languages.build_spec(languages.stdio_unit(name, code), memory_mb, compile_s)
             message.update(program=None, builds=[spec])
             message["tests"] = [{"kind": "stdio", "input": stdin, "build": 0}]

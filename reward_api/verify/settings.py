@@ -41,6 +41,9 @@ class VerifierSettings(BaseSettings):
     docker_image: str = Field("codereward/sandbox-python:3.11", description="Docker sandbox image.")
     docker_runtime: str | None = Field(None, description="OCI runtime for docker, e.g. runsc.")
 
+    compile_time_s: float = Field(
+        60.0, gt=0, le=600, description="Wall seconds a compile may take (compiled languages)."
+    )
     artifact_cache_mb: int = Field(
         256, ge=0, description="Compiled programs kept on the host by content hash, MiB."
     )

@@ -198,3 +198,25 @@ def test_a_program_seen_again_is_not_compiled_again(verifier: Verifier, language
         verifier, {**second, "tests": [{"type": "stdio", "input": "5\n", "output": "16\n"}]}, code
     )
     assert wrong.verdict == Verdict.wrong_answer  # the cached program is still judged
+
+
+def test_a_compile_time_bomb_ends_in_compile_error_and_spares_its_neighbour(
+    verifier: Verifier,
+) -> None:
+    _needs("cpp")
+    bomb = (  # 2^40 distinct instantiations: the compiler ends only at its limits
+        "template <int N, long M> struct B { static const long v = B<N - 1, 2 * M>::v + "
+        "B<N - 1, 2 * M + 1>::v; };\n"
+        "template <long M> struct B<0, M> { static const long v = M; };\n"
+        "int main() { return (int)(B<40, 1>::v & 1); }\n"
+    )
+    honest = '#include <cstdio>\nint main() { std::puts("1"); }\n'
+    problem = Problem.model_validate(
+        {"id": "bomb", "language": "cpp", "tests": [{"type": "stdio", "input": "", "output": "1"}]}
+    )
+    with Verifier(verifier.settings.model_copy(update={"workers": 2, "compile_time_s": 5.0})) as v:
+        jobs = [Job(problem, Sample(problem_id="bomb", code=c)) for c in (bomb, honest)]
+        bombed, neighbour = v.verify(jobs)
+    assert bombed.verdict == Verdict.compile_error and bombed.reward == 0.0
+    assert bombed.tests[0].detail == "the compiler hit its limits (time, memory or output)"
+    assert neighbour.accepted
