@@ -2465,7 +2465,9 @@ class _Builds:
         d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
         os.mkdir(d, 0o755)
         for name, text in (spec.get("files") or {}).items():
-            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8") as f:
+            # a lone surrogate cannot be UTF-8: written as U+FFFD, the compiler's to judge
+            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8",
+                      errors="replace") as f:  # fmt: skip
                 f.write(text)
         t0 = time.perf_counter()
         seed = spec.get("seed_cache")

@@ -220,3 +220,12 @@ def test_a_compile_time_bomb_ends_in_compile_error_and_spares_its_neighbour(
     assert bombed.verdict == Verdict.compile_error and bombed.reward == 0.0
     assert bombed.tests[0].detail == "the compiler hit its limits (time, memory or output)"
     assert neighbour.accepted
+
+
+def test_a_program_that_is_not_valid_unicode_gets_a_verdict(verifier: Verifier) -> None:
+    _needs("c")
+    code = '#include <stdio.h>\nint main(void) { puts("\ud800"); return 0; }\n'
+    result = run(
+        verifier, {"language": "c", "tests": [{"type": "stdio", "input": "", "output": "x"}]}, code
+    )
+    assert result.verdict not in (Verdict.sandbox_error, Verdict.accepted)
