@@ -50,6 +50,13 @@ program's own class), which only lifting each comparison out of the process (as 
 judge does) would stop. Compile-time reads of host files see only the language's runtime
 root (the compile runs in the cell), and compile-time bombs end at the compile limits as
 ``compile_error``.
+
+Speed: one compile per build (stdio tests share their program's build; a program seen
+again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
+environment), C++ against the precompiled ``<bits/stdc++.h>``, javac with its class-data
+archive, Go with the seeded build cache for ``go test``. Not used yet: the warm compiler
+servers (``sandbox_images/runtime/warm/``), which the runner's ``kill(-1)`` after every test
+would kill; TypeScript's tsc start (seconds per program) dominates its samples.
 """
 
 from __future__ import annotations
