@@ -40,6 +40,9 @@ class Verdict(str, enum.Enum):
     memory_limit = "memory_limit"
     output_limit = "output_limit"
     syntax_error = "syntax_error"
+    compile_error = "compile_error"
+    """The program (with its test code, for an assert test) did not compile; languages
+    other than Python only. Paid like every other failure."""
     no_code = "no_code"
     sandbox_error = "sandbox_error"
     skipped = "skipped"
@@ -130,11 +133,24 @@ class Problem(BaseModel):
     @field_validator("language")
     @classmethod
     def _known_language(cls, v: str) -> str:
-        if v.lower() not in SUPPORTED_LANGUAGES:
+        name = canonical_language(v)
+        if name is None:
             raise ValueError(
-                f"unsupported language {v!r}; supported: {sorted(SUPPORTED_LANGUAGES)}"
+                f"unsupported language {v!r}; supported: {sorted(SUPPORTED_LANGUAGES)} "
+                f"(or one of their other names: {sorted(set(LANGUAGE_ALIASES) - SUPPORTED_LANGUAGES)})"
             )
-        return v.lower()
+        return name
+
+    @model_validator(mode="after")
+    def _tests_the_language_takes(self) -> Problem:
+        if self.language not in ("python", "python3"):
+            for i, t in enumerate(self.tests):
+                if isinstance(t, CallTest):
+                    raise ValueError(
+                        f"tests[{i}]: call tests are judged for python only; a {self.language} "
+                        "problem takes stdio and assert tests"
+                    )
+        return self
 
     @field_validator("compare")
     @classmethod
@@ -152,7 +168,28 @@ class Problem(BaseModel):
         raise ValueError(f"unknown comparator {v!r}; use {COMPARATORS_DOC}")
 
 
-SUPPORTED_LANGUAGES = frozenset({"python", "python3"})
+SUPPORTED_LANGUAGES = frozenset(
+    {"python", "python3", "c", "cpp", "java", "javascript", "typescript", "go", "rust"}
+)
+"""The languages a problem may name, as the contract spells them."""
+LANGUAGE_ALIASES = {
+    **{name: name for name in SUPPORTED_LANGUAGES},
+    # as datasets and SandboxFusion spell them (verl sends "cpp", "nodejs", "go", ...)
+    "c++": "cpp",
+    "cxx": "cpp",
+    "js": "javascript",
+    "node": "javascript",
+    "nodejs": "javascript",
+    "ts": "typescript",
+    "golang": "go",
+    "rs": "rust",
+}
+
+
+def canonical_language(name: str) -> str | None:
+    """The contract's name of a language (``C++`` -> ``cpp``, ``nodejs`` -> ``javascript``);
+    None when it is not one we judge."""
+    return LANGUAGE_ALIASES.get(name.strip().lower()) if isinstance(name, str) else None
 
 
 class Sample(_Model):

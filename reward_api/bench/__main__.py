@@ -9,6 +9,9 @@ Sections (each prints its own table; a section whose parts are missing says why)
   problem, against a fresh interpreter per sample;
 - round trip: the cost of one call from the judge's test code into the candidate;
 - cell memory: what one warm cell costs (cgroup accounting, when available);
+- languages: MBXP model samples in C++, Java, JavaScript, TypeScript and Go, judged
+  sandboxed (one worker) against a plain compile + run with the same toolchain under
+  chroot, in the same run: agreement, per-sample ratio, compile time per build;
 - static, docker, gateway: the benches those components ship.
 
 No number here gates a test: the ratios are for people and for the closing notes.
@@ -240,6 +243,17 @@ def main() -> int:
         lambda: bench_round_trip("docker"),
     )
     _section("memory of one warm cell", bench_cell_memory)
+
+    def languages() -> Any:
+        from reward_api.bench.languages import bench_languages
+
+        return bench_languages(int(os.environ.get("CODEREWARD_BENCH_LANGUAGE_SAMPLES", "24")))
+
+    _section(
+        "compiled languages vs plain compile + run (MBXP model samples, 1 worker; targets: "
+        "cpp <= 0.8x, others <= 1.0x)",
+        languages,
+    )
 
     def static() -> Any:
         from reward_api.bench.static import bench_static

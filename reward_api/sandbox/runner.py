@@ -27,6 +27,14 @@ candidate's child that runners and host forward without parsing. Ops:
   ``{"ok": true, "tests": [...], "anomaly": ...}``, holds what each child did (exit
   status, stdout, raw replies): never a verdict against expected output, which this cell
   never sees.
+- ``{"op": "sample", "builds": [...], "tests": [{"kind": "stdio", "build": i, ...}]}``: a
+  program in a compiled language (``reward_api.verify.languages``). Every build is
+  compiled (or unpacked from the host's cache) in its own folder of /tmp under its own
+  limits before any test runs; each test is a fork and exec of its build's artifact. A test
+  with ``pass_channel`` gets a pipe at fd 3 whose bytes come back as ``pass_channel`` (the
+  harness's completion report, checked on the host against the build's nonce). The
+  answer adds ``builds``: per build ``ok``, ``time_s``, the compiler's ``output`` (tail),
+  ``limit``, and on request the packed ``artifact``.
 - ``{"op": "judge", "setup", "tests": [{"code", "entry"}], limits..., "key", "peer"}``:
   a session of the judge child, which is kept for the next session of the same problem
   (``key``); ``{"op": "run", "test": i}`` runs test i's code in a fresh namespace in which
@@ -1848,6 +1856,8 @@ def _exit_code(code):
 
 
 CALL_R, CALL_W = 3, 4  # the test child's call channel (requests in, replies out)
+PASS_FD = 3  # an exec'd assert test's completion report (it has no call channel)
+MAX_PASS_BYTES = 4096
 PEER_FD = 5  # a socket straight to the other side's child (the process backend passes one)
 _INT_DIGITS = sys.get_int_max_str_digits()  # CPython's default, before main() lifts it
 
@@ -1857,6 +1867,8 @@ def _child_main(job, test):
     status = 0
     kind = test["kind"]
     _write, _exit = os.write, os._exit
+    if test.get("argv"):
+        _exec(test)
     try:
         os.chdir("/tmp")
         sys.set_int_max_str_digits(_INT_DIGITS)  # the program's Python, as plain Python's
@@ -1932,7 +1944,7 @@ class _Child:
     A stdio child gets a stdin pipe; a callee gets the call channel (fds 3 and 4) instead;
     both get stdout and stderr. One poll object serves the child's whole life."""
 
-    def __init__(self, job, test, stdin_data, call_channel, peer_fd=-1):
+    def __init__(self, job, test, stdin_data, call_channel, peer_fd=-1, pass_channel=False):
         self.job = job
         self.cap = int(job.get("max_output_bytes", 1 << 24))
         r_out, w_out = os.pipe()
@@ -1951,6 +1963,11 @@ class _Child:
             theirs += [r_call_in, w_call_out]
         if peer_fd >= 0:
             plumbing.append((peer_fd, PEER_FD))
+        self.r_pass = -1
+        if pass_channel:  # the harness of a compiled assert test reports completion here
+            self.r_pass, w_pass = os.pipe()
+            plumbing.append((w_pass, PASS_FD))
+            theirs.append(w_pass)
         self.t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:
@@ -1978,6 +1995,10 @@ class _Child:
         if self.r_call >= 0:
             self.open[self.r_call] = None
             self.poller.register(self.r_call, select.POLLIN)
+        self.passed = bytearray()
+        if self.r_pass >= 0:
+            self.open[self.r_pass] = self.passed
+            self.poller.register(self.r_pass, select.POLLIN)
         self.call_out = bytearray()
         self.writing = set()
         if self.w_in >= 0:
@@ -2080,6 +2101,8 @@ class _Child:
                         self.reason = self.reason or "output_limit"
                     continue
                 self.open[fd] += chunk
+                if fd == self.r_pass and len(self.passed) > MAX_PASS_BYTES:
+                    self.reason = self.reason or "output_limit"
                 if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
                     self.reason = self.reason or "output_limit"
         self.reap()
@@ -2110,6 +2133,7 @@ class _Child:
         report = {
             "time_s": round((self.end or time.perf_counter()) - self.t0, 6),
             "stdout": self.out[: self.cap].decode("utf-8", "replace"),
+            "pass_channel": self.passed[:MAX_PASS_BYTES].decode("ascii", "replace"),
             "stderr_tail": self.err[-2000:].decode("utf-8", "replace"),
             "limit": self.reason,
             "clean": clean,
@@ -2126,7 +2150,13 @@ class _Child:
 
 
 def _run_stdio(job, test):
-    child = _Child(job, test, test.get("input", "").encode("utf-8"), call_channel=False)
+    child = _Child(
+        job,
+        test,
+        test.get("input", "").encode("utf-8"),
+        call_channel=False,
+        pass_channel=bool(test.get("pass_channel")),
+    )
     while not child.gone() or child.open:
         child.pump()
         if child.reason or (child.status is not None and time.perf_counter() - child.end > 0.05):
@@ -2393,6 +2423,154 @@ def _wipe_ipc():
     return not found
 
 
+def _exec(test):
+    """Become the compiler or the compiled program of a test (languages other than Python)."""
+    try:
+        os.chdir(test["cwd"])
+        env = dict(os.environ)
+        env.update(test.get("env") or {})
+        argv = [str(a) for a in test["argv"]]
+        os.execvpe(argv[0], argv, env)
+    except BaseException:
+        pass
+    os._exit(127)
+
+
+class _Builds:
+    """The programs of one sample in a compiled language, each compiled once in its own
+    folder of /tmp, all before any of them runs (so no program can touch a later build's
+    folder or build cache), under the build's own limits (time, memory, output).
+
+    A build is ``{"files": {name: text}, "compile": argv | None, "run": argv, "env",
+    "time_s", "memory_mb", "max_procs", "as_extra_mb", "seed_cache": [from, to],
+    "remove": [names]}``; ``remove`` are files deleted after the compile (a binary's
+    sources)."""
+
+    def __init__(self, job):
+        self.specs = job.get("builds") or []
+        self.procs = int(
+            job.get("max_procs", 32)
+        )  # docker lifts RLIMIT_NPROC (its pids cgroup binds)
+        self.done = []
+        stop = bool(job.get("stop_on_first_failure"))
+        for i, spec in enumerate(self.specs):
+            if stop and self.done and not self.done[-1]["ok"]:
+                self.done.append(dict(self.done[-1], skipped=True))
+                continue
+            self.done.append(self._build(i, spec))
+
+    def _build(self, i, spec):
+        import shutil
+
+        d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
+        os.mkdir(d, 0o755)
+        for name, text in (spec.get("files") or {}).items():
+            # a lone surrogate cannot be UTF-8: written as U+FFFD, the compiler's to judge
+            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8",
+                      errors="replace") as f:  # fmt: skip
+                f.write(text)
+        t0 = time.perf_counter()
+        seed = spec.get("seed_cache")
+        if seed and os.path.isdir(seed[0]) and not os.path.exists(seed[1]):
+            try:
+                shutil.copytree(seed[0], seed[1])
+            except OSError:
+                pass  # a cold cache costs time, never correctness
+        report = {"ok": True, "time_s": 0.0, "output": "", "limit": None, "dir": d}
+        if spec.get("artifact") is not None:  # compiled before (the host's cache)
+            report["cached"] = _unpack(d, spec["artifact"])
+            report["ok"] = report["cached"]
+            report["time_s"] = round(time.perf_counter() - t0, 6)
+            return report
+        if spec.get("compile"):
+            limits = {
+                "time_s": float(spec.get("time_s", 60)),
+                "memory_mb": int(spec.get("memory_mb", 2048)),
+                "max_output_bytes": 1 << 20,
+                "max_procs": max(self.procs, int(spec.get("max_procs", 64))),
+                "max_file_mb": 128,
+            }
+            test = {"kind": "stdio", "argv": spec["compile"], "cwd": d, "env": spec.get("env")}
+            r = _run_stdio(limits, test)
+            ok = r.get("exit_code") == 0 and not r.get("limit") and r.get("signal") is None
+            text = (r.get("stdout", "")[-4000:] + r.get("stderr_tail", "")).strip()
+            report.update(ok=ok, output=text[-4000:], limit=r.get("limit"),
+                          signal=r.get("signal"), clean=r.get("clean", True))  # fmt: skip
+        report["time_s"] = round(time.perf_counter() - t0, 6)
+        for name in spec.get("remove") or ():
+            try:
+                os.unlink(os.path.join(d, os.path.basename(name)))
+            except OSError:
+                pass
+        if report["ok"] and spec.get("return_artifact"):
+            # read before any program of the sample runs: the compiler's output alone
+            report["artifact"] = _pack(d)
+        return report
+
+    def run(self, job, test):
+        """The report of a test of build ``test["build"]``: its run, or its compile error."""
+        i = int(test["build"])
+        built = self.done[i]
+        if not built["ok"]:
+            return {"compile_error": True, "clean": built.get("clean", True),
+                    "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
+        spec = self.specs[i]
+        argv = list(spec["run"]) + list(test.get("args") or ())
+        t = dict(test, argv=argv, cwd=built["dir"], env=spec.get("env"))
+        limits = dict(job)
+        if spec.get("as_extra_mb"):  # a JVM reserves address space far beyond what it uses
+            limits["memory_mb"] = int(job.get("memory_mb", 512)) + int(spec["as_extra_mb"])
+        if spec.get("max_procs"):
+            limits["max_procs"] = max(int(job.get("max_procs", 32)), int(spec["max_procs"]))
+        return _run_stdio(limits, t)
+
+    def summary(self):
+        keys = ("ok", "time_s", "output", "limit", "signal", "skipped", "cached", "artifact")
+        return [{k: b.get(k) for k in keys} for b in self.done]
+
+
+MAX_ARTIFACT_BYTES = 32 << 20
+
+
+def _pack(d):
+    """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big."""
+    import base64
+
+    out, total = [], 0
+    for top, _dirs, files in os.walk(d):
+        for name in files:
+            path = os.path.join(top, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            with open(path, "rb") as f:
+                data = f.read(MAX_ARTIFACT_BYTES + 1)
+            total += len(data)
+            if total > MAX_ARTIFACT_BYTES:
+                return None
+            mode = os.stat(path).st_mode & 0o755
+            out.append([os.path.relpath(path, d), mode, base64.b64encode(data).decode("ascii")])
+    return out
+
+
+def _unpack(d, files):
+    """Write a packed build into folder d; False when the pack is not one we made."""
+    import base64
+
+    try:
+        for rel, mode, data in files:
+            parts = str(rel).split("/")
+            if str(rel).startswith("/") or ".." in parts:
+                return False
+            path = os.path.join(d, *parts)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as f:
+                f.write(base64.b64decode(data))
+            os.chmod(path, int(mode) & 0o755)
+    except (OSError, ValueError, TypeError):
+        return False
+    return True
+
+
 def _precompile(job):
     """Compile once in the runner so each forked test starts from code objects.
 
@@ -2416,6 +2594,7 @@ def _failed(report):
             report.get("limit") or report.get("signal") or report.get("exit_code") not in (0, None)
         )
         or report.get("ready") is False
+        or bool(report.get("compile_error"))
     )
 
 
@@ -2435,12 +2614,15 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     reports = []
     callee = _Callee(job)
     kept_clean = True
+    builds = _Builds(job) if job.get("builds") else None
     for index, test in enumerate(job["tests"]):
         stop = False
         kind = test["kind"]
         if kind != "calls":
             kept_clean &= callee.close()
-        if kind == "stdio":
+        if kind == "stdio" and builds is not None and "build" in test:
+            report = builds.run(job, test)
+        elif kind == "stdio":
             report = _run_stdio(job, test)
         elif kind == "calls":
             report = callee.run(test)
@@ -2458,7 +2640,10 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     kept_clean &= callee.close()
     clean = _wipe("/tmp") & _wipe("/dev/shm") & _wipe_ipc() & _reset_modes()
     anomaly = not clean or not kept_clean or any(not r.get("clean", True) for r in reports)
-    return {"ok": True, "tests": reports, "anomaly": anomaly}
+    answer = {"ok": True, "tests": reports, "anomaly": anomaly}
+    if builds is not None:
+        answer["builds"] = builds.summary()
+    return answer
 
 
 # ================================================================ the judge session

@@ -133,22 +133,32 @@ class CeleryDispatch:
         return out
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
+        self,
+        code: str,
+        stdin: str,
+        time_s: float,
+        memory_mb: int,
+        wait_s: float,
+        language: str = "python",
+        compile_time_s: float | None = None,
     ) -> dict[str, Any]:
         reply_to = f"cr:reply:{uuid.uuid4().hex}"
+        queue = queue_for(language)
         payload = {
             "reply_to": reply_to,
             "code": code,
             "stdin": stdin,
             "time_s": time_s,
             "memory_mb": memory_mb,
+            "language": language,
+            "compile_time_s": compile_time_s,
             # wall-clock: the worker may be another host; past it nobody waits for the run
             "start_by": time.time() + wait_s,
         }
 
         def publish() -> None:
             self.app.send_task(
-                RUN_TASK_NAME, args=[payload], queue="python", routing_key="python",
+                RUN_TASK_NAME, args=[payload], queue=queue, routing_key=queue,
                 expires=wait_s,
             )  # fmt: skip
 

@@ -44,7 +44,14 @@ RUN_ATTEMPTS = 3
 
 
 def run_program_retrying(
-    verifier: Verifier, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
+    verifier: Verifier,
+    code: str,
+    stdin: str,
+    time_s: float,
+    memory_mb: int,
+    wait_s: float,
+    language: str = "python",
+    compile_time_s: float | None = None,
 ) -> dict[str, Any]:
     """``Verifier.run_program`` with infrastructure failures retried in fresh cells.
 
@@ -58,8 +65,10 @@ def run_program_retrying(
         left = deadline - time.monotonic()
         if left <= 0:
             return {"error": "no sandbox cell was free in time", "busy": True}
-        report = verifier.run_program(code, stdin, time_s, memory_mb, wait_s=left)
-        if "error" not in report or report.get("busy") or not verifier.pool.healthy:
+        report = verifier.run_program(
+            code, stdin, time_s, memory_mb, wait_s=left, language=language
+        )
+        if "error" not in report or report.get("busy") or not verifier.pool_for(language).healthy:
             return report
     return report
 
@@ -87,10 +96,17 @@ class Dispatch(Protocol):
     ) -> dict[str, Result]: ...
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
+        self,
+        code: str,
+        stdin: str,
+        time_s: float,
+        memory_mb: int,
+        wait_s: float,
+        language: str = "python",
+        compile_time_s: float | None = None,
     ) -> dict[str, Any]:
-        """Run once (SandboxFusion's /run_code); ``{"error", "busy": True}`` when it could
-        not start within ``wait_s``."""
+        """Run once (SandboxFusion's /run_code), compiled first in a compiled ``language``;
+        ``{"error", "busy": True}`` when it could not start within ``wait_s``."""
         ...
 
     async def ready(self) -> dict[str, bool]: ...
@@ -167,7 +183,14 @@ class EmbeddedDispatch:
         return {"sandbox": self._check_ok}
 
     async def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float
+        self,
+        code: str,
+        stdin: str,
+        time_s: float,
+        memory_mb: int,
+        wait_s: float,
+        language: str = "python",
+        compile_time_s: float | None = None,
     ) -> dict[str, Any]:
         deadline = time.monotonic() + wait_s
         try:
@@ -180,7 +203,7 @@ class EmbeddedDispatch:
             left = max(0.05, deadline - time.monotonic())
             return await anyio.to_thread.run_sync(
                 run_program_retrying, self.verifier, code, stdin, time_s, memory_mb, left,
-                limiter=self._run_threads,
+                language, compile_time_s, limiter=self._run_threads,
             )  # fmt: skip
         finally:
             self._run_slots.release()

@@ -48,7 +48,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reward_api.schemas import Problem, Result, Sample, Verdict
+from reward_api.schemas import Problem, Result, Sample, Verdict, canonical_language
 from reward_api.service.deps import CompatCallerDep, GatewayDep
 from reward_api.service.http import ApiError, RewardItem, error_response
 from reward_api.service.problem_store import Entry, find
@@ -96,9 +96,15 @@ class RunCodeRequest(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     code: str = Field(description="The program to run.")
-    language: str = Field(default="python", description="Only 'python' (and 'python3') run here.")
+    language: str = Field(
+        default="python",
+        description="python, cpp, c, java, nodejs/javascript, typescript, go or rust "
+        "(SandboxFusion's names and the contract's).",
+    )
     stdin: str | None = Field(default=None, description="Text fed to standard input.")
-    compile_timeout: float = Field(default=10, gt=0, description="Unused: Python is not compiled.")
+    compile_timeout: float = Field(
+        default=10, gt=0, description="Wall seconds for the compile (compiled languages)."
+    )
     run_timeout: float = Field(default=10, gt=0, le=300, description="Wall seconds for the run.")
     memory_limit_MB: int = Field(
         default=-1, ge=-1, le=16384, description="Memory limit in MiB; -1 takes the default 512."
@@ -131,7 +137,7 @@ class RunCodeResponse(BaseModel):
     )
     message: str = Field(default="", description="Detail for SandboxError.")
     compile_result: CommandRunResult | None = Field(
-        default=None, description="Always null (Python)."
+        default=None, description="The compile's outcome; null for Python."
     )
     run_result: CommandRunResult | None = Field(default=None, description="The run's outcome.")
     executor_pod_name: str | None = Field(default=None, description="Always null.")
@@ -209,6 +215,19 @@ def run_response(report: dict[str, Any]) -> RunCodeResponse:
     """Our sandbox's stdio report in SandboxFusion's shape."""
     if report.get("error"):
         return RunCodeResponse(status="SandboxError", message=str(report["error"]))
+    compiled = report.get("compile")
+    compile_result = None
+    if isinstance(compiled, dict):
+        compile_timed_out = compiled.get("limit") == "timeout"
+        compile_result = CommandRunResult(
+            status="TimeLimitExceeded" if compile_timed_out else "Finished",
+            execution_time=compiled.get("time_s"),
+            return_code=0 if compiled.get("ok") else (None if compile_timed_out else 1),
+            stdout="",
+            stderr=str(compiled.get("output", "")),
+        )
+        if not compiled.get("ok"):  # SandboxFusion: a failed compile is not run
+            return RunCodeResponse(status="Failed", compile_result=compile_result)
     timed_out = report.get("limit") == "timeout"
     rc = report.get("exit_code")
     run = CommandRunResult(
@@ -219,7 +238,9 @@ def run_response(report: dict[str, Any]) -> RunCodeResponse:
         stderr=report.get("stderr", ""),
     )
     ok = not timed_out and rc == 0 and not report.get("limit")
-    return RunCodeResponse(status="Success" if ok else "Failed", run_result=run)
+    return RunCodeResponse(
+        status="Success" if ok else "Failed", compile_result=compile_result, run_result=run
+    )
 
 
 _RUN_STATUS = {Verdict.timeout: "TimeLimitExceeded", Verdict.sandbox_error: "Error"}
@@ -371,7 +392,8 @@ def _prompt_in(query: str, entry: Entry) -> str | None:
 )
 async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
     """SandboxFusion code runner: run the program once on stdin."""
-    if body.language.lower() not in ("python", "python3"):
+    language = canonical_language(body.language)
+    if language is None:
         return RunCodeResponse(
             status="SandboxError", message=f"unsupported language {body.language!r}"
         )
@@ -384,6 +406,8 @@ async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -
         body.run_timeout,
         max(memory_mb, 16),
         body.compile_timeout + RUN_CODE_SLACK_S,
+        language,
+        body.compile_timeout,
     )
     if report.get("busy"):
         body_504 = RunCodeResponse(status="SandboxError", message=str(report.get("error")))

@@ -126,7 +126,8 @@ class ServiceSettings(VerifierSettings):
         description="Retry-After seconds sent with 503 while the broker is unreachable.",
     )
     queues: str = Field(
-        default="python", description="Comma-separated Celery queues `worker` consumes."
+        default="python,c,cpp,java,javascript,typescript,go,rust",
+        description="Comma-separated Celery queues `worker` consumes (one per language).",
     )
     worker_concurrency: int = Field(
         default=2,

@@ -133,6 +133,8 @@ def make_celery(settings: ServiceSettings) -> Celery:
             payload["time_s"],
             payload["memory_mb"],
             wait_s,
+            str(payload.get("language") or "python"),
+            payload.get("compile_time_s"),
         )
         _push(state, payload["reply_to"], json.dumps(report), ttl_s=60)
         return 0

@@ -129,8 +129,10 @@ def safe_equal(a: Any, b: Any) -> bool:
         return False
 
 
-def _failure(report: dict[str, Any], oom: bool) -> tuple[Verdict, str] | None:
-    """The verdict of a test whose candidate did not run to completion, or None."""
+def failure(report: dict[str, Any], oom: bool, python: bool = True) -> tuple[Verdict, str] | None:
+    """The verdict of a test whose candidate did not run to completion, or None
+    (``python``: exit status 101 is the runner's MemoryError; elsewhere it is a program's
+    own status, e.g. a Rust panic's)."""
     limit = report.get("limit")
     if limit == "timeout":
         return Verdict.timeout, "wall time limit"
@@ -147,14 +149,14 @@ def _failure(report: dict[str, Any], oom: bool) -> tuple[Verdict, str] | None:
         if sig == signal.SIGXFSZ:
             return Verdict.runtime_error, "file size limit"
         return Verdict.runtime_error, f"killed by signal {sig}"
-    if report.get("exit_code") == MEMORY_ERROR_EXIT:
+    if python and report.get("exit_code") == MEMORY_ERROR_EXIT:
         return Verdict.memory_limit, "MemoryError"
     return None
 
 
 def _exit_failure(report: dict[str, Any], oom: bool) -> TestResult | None:
-    time_s = _time(report)
-    failed = _failure(report, oom)
+    time_s = report_time(report)
+    failed = failure(report, oom)
     if failed is not None:
         return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
     if report.get("exit_code") != 0:
@@ -166,7 +168,7 @@ def _exit_failure(report: dict[str, Any], oom: bool) -> TestResult | None:
     return None
 
 
-def _time(report: dict[str, Any]) -> float:
+def report_time(report: dict[str, Any]) -> float:
     t = report.get("time_s", 0.0)
     return float(t) if isinstance(t, int | float) and t >= 0 else 0.0
 
@@ -188,7 +190,7 @@ def _unanswered(report: dict[str, Any], oom: bool) -> TestResult:
         return failed
     return TestResult(
         verdict=Verdict.runtime_error,
-        time_s=_time(report),
+        time_s=report_time(report),
         detail="the program exited before answering",
     )
 
@@ -202,7 +204,7 @@ def grade(
 ) -> TestResult:
     """The verdict of one test (``judge_verdict``: the judge's outcome for a judge test)."""
     test = problem.tests[plan.index]
-    time_s = _time(report)
+    time_s = report_time(report)
     if plan.kind == "stdio":
         assert isinstance(test, StdioTest)
         failed = _exit_failure(report, oom)
@@ -274,7 +276,7 @@ _JUDGE_VERDICTS = {"assert": Verdict.wrong_answer, "error": Verdict.runtime_erro
 
 
 def _grade_judged(report: dict[str, Any], oom: bool, outcome: dict[str, Any] | None) -> TestResult:
-    time_s = _time(report)
+    time_s = report_time(report)
     verdict = outcome.get("verdict") if isinstance(outcome, dict) else None
     detail = clean_text(outcome.get("detail", "")) if isinstance(outcome, dict) else ""
     if verdict == "pass":
@@ -287,7 +289,7 @@ def _grade_judged(report: dict[str, Any], oom: bool, outcome: dict[str, Any] | N
     if verdict == "timeout":
         return TestResult(verdict=Verdict.timeout, time_s=time_s, detail="wall time limit")
     if verdict == "gone":
-        why = _failure(report, oom)
+        why = failure(report, oom)
         if why is not None:
             return TestResult(verdict=why[0], time_s=time_s, detail=why[1])
         return TestResult(verdict=Verdict.runtime_error, time_s=time_s, detail=detail or None)

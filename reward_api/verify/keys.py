@@ -17,7 +17,7 @@ from typing import Any
 
 from reward_api.schemas import Problem, RewardSettings
 
-RUNTIME_VERSION = "runner-2"
+RUNTIME_VERSION = "runner-3"
 """Bump when the runner or grading changes what a result would be."""
 _PROBLEM_EXCLUDE = frozenset({"id", "prompt", "difficulty", "source"})
 
@@ -42,4 +42,5 @@ def result_key(digest: str, program: str, reward: RewardSettings | None, runtime
 
 def _sha(obj: Any) -> str:
     raw = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(raw.encode()).hexdigest()
+    # surrogatepass: a lone surrogate in a program hashes instead of failing the batch
+    return hashlib.sha256(raw.encode("utf-8", "surrogatepass")).hexdigest()

@@ -25,7 +25,7 @@ import socket
 import threading
 import time
 import warnings
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -44,11 +44,13 @@ from reward_api.schemas import (
     TestResult,
     Verdict,
     allow_big_ints,
+    canonical_language,
     sandbox_error_result,
 )
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade
 from reward_api.verify.keys import problem_digest, result_key, runtime_version
+from reward_api.verify.languages import COMPILED
 from reward_api.verify.plans import PARSE_LOCK, Plan, plan_tests
 from reward_api.verify.settings import VerifierSettings
 
@@ -109,10 +111,19 @@ class Verifier:
         self.pool: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
         # one judge per worker: a sample holds its candidate cell and, at most, one judge
         self.judges: CellPool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+        self._policy = policy
+        self._language_pools: dict[str, CellPool] = {}
+        """One pool per compiled language, opened at its first sample (its own root or image)."""
+        self._pools_lock = threading.Lock()
+        self.artifacts = ArtifactCache(self.settings.artifact_cache_mb << 20)
+        """Compiled stdio builds by content hash (program, toolchain, flags): a program seen
+        again (another problem, a retry) is not compiled again."""
         self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
         self.tests_run = 0
+        self.builds_compiled = 0
+        """Compiled-language builds the runners compiled (one per program, and per assert test)."""
         self.runtime = runtime_version(self.settings.sandbox)
         """Part of every result key (``reward_api.verify.keys``)."""
 
@@ -126,6 +137,20 @@ class Verifier:
         self._executor.shutdown(wait=True, cancel_futures=True)
         self.pool.close()
         self.judges.close()
+        with self._pools_lock:
+            for pool in self._language_pools.values():
+                pool.close()
+            self._language_pools.clear()
+
+    def language_pool(self, language: str) -> CellPool:
+        """The warm cells of a compiled language (started as samples need them)."""
+        with self._pools_lock:
+            pool = self._language_pools.get(language)
+            if pool is None:
+                policy = self.settings.language_policy(self._policy, language)
+                pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+                self._language_pools[language] = pool
+            return pool
 
     @contextmanager
     def _stage(self, name: str) -> Iterator[None]:
@@ -158,8 +183,11 @@ class Verifier:
                 unit = units.get(key)
                 if unit is None:
                     resolved = scoring.resolve(reward, (job.problem.metadata or {}).get("reward"))
-                    units[key] = _Work(key, digest, job.problem, program, resolved, [i],
-                                       syntax_verdict(program))  # fmt: skip
+                    if job.problem.language in COMPILED:  # its compiler decides the rest
+                        syntax = None if program.strip() else Verdict.no_code
+                    else:
+                        syntax = syntax_verdict(program)
+                    units[key] = _Work(key, digest, job.problem, program, resolved, [i], syntax)
                 else:
                     unit.jobs.append(i)
         results: list[Result | None] = [None] * len(jobs)
@@ -228,8 +256,10 @@ class Verifier:
         """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
         groups: dict[tuple[str, ...], list[_Work]] = {}
         for u in units:
-            # a program that does not compile is paid 0 anyway; its scan could only stall
-            if u.reward.scan_categories and u.syntax is None:
+            # a program that does not compile is paid 0 anyway; its scan could only stall.
+            # The rules are Python's: a compiled language's program is not scanned (its
+            # trust is the harness's, reward_api.verify.languages)
+            if u.reward.scan_categories and u.syntax is None and u.problem.language not in COMPILED:
                 groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
         if not groups:
             return {}
@@ -253,11 +283,15 @@ class Verifier:
             tests = [TestResult(verdict=verdict) for _ in indices]
             return Result(**base, reward=0.0, accepted=False, passed=0, total=len(indices),
                           verdict=verdict, tests=tests)  # fmt: skip
-        plans = plan_tests(problem, indices)
+        compiled = problem.language in COMPILED
+        plans = [] if compiled else plan_tests(problem, indices)
         last_error = ""
         for _attempt in range(SANDBOX_ATTEMPTS):
             try:
-                tests = self._run_in_sandbox(problem, unit, plans)
+                if compiled:
+                    tests = self._run_compiled(problem, unit, indices)
+                else:
+                    tests = self._run_in_sandbox(problem, unit, plans)
                 break
             except SandboxError as exc:
                 last_error = str(exc)
@@ -353,18 +387,120 @@ class Verifier:
             self.tests_run += len(reports)
         return tests
 
+    def _run_compiled(self, problem: Problem, unit: _Work, indices: list[int]) -> list[TestResult]:
+        """A sample in a compiled language (``reward_api.verify.languages``): its builds are
+        compiled once each in a cell of the language, then every test is a fork and exec
+        of its build's artifact; the host grades what the runner reports."""
+        from reward_api.verify import languages
+
+        limits = problem.limits
+        units, which = languages.units_for(problem, unit.program, indices)
+        specs: list[dict[str, Any]] = []
+        for i, b in zip(indices, which, strict=True):
+            test = problem.tests[i]
+            spec: dict[str, Any] = {"kind": "stdio", "build": b}
+            if isinstance(test, StdioTest):
+                spec["input"] = test.input
+            else:
+                spec["pass_channel"] = True
+            specs.append(spec)
+        compile_s = self.settings.compile_time_s
+        build_specs = [languages.build_spec(u, limits.memory_mb, compile_s) for u in units]
+        keys: list[str | None] = []
+        for u, spec in zip(units, build_specs, strict=True):
+            # an assert build carries its own nonce: never the same twice, never cached
+            key = languages.artifact_key(spec, self.runtime) if u.expect is None else None
+            keys.append(key)
+            cached = self.artifacts.get(key) if key else None
+            if cached is not None:
+                spec["artifact"] = cached
+            elif key is not None:
+                spec["return_artifact"] = True
+        request = {
+            "op": "sample",
+            "builds": build_specs,
+            "tests": specs,
+            "time_s": limits.time_s,
+            "memory_mb": limits.memory_mb,
+            "max_output_bytes": self.settings.max_output_bytes,
+            "stop_on_first_failure": bool(unit.reward.stop_on_first_failure),
+            "stop_after_timeout": unit.reward.mode == "all_or_nothing",
+        }
+        budget = (compile_s + 5.0) * len(units) + (limits.time_s + 2.0) * len(specs) + 30.0
+        pool = self.language_pool(problem.language)
+        with self._stage("sandbox"), pool.lease() as cell:
+            # the compilers' address space is limited per process; the cell's ceiling must
+            # hold the biggest of them as well as the program
+            cell.prepare(max(limits.memory_mb, languages.COMPILE_CELL_MB))
+            answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
+            reports = answer.get("tests")
+            builds = answer.get("builds")
+            if (not isinstance(reports, list) or len(reports) > len(specs)
+                    or not isinstance(builds, list) or len(builds) != len(units)):  # fmt: skip
+                raise SandboxError("runner answered with a malformed report")
+            killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
+            oom = killed and cell.oom_killed()
+            limits_hit = any(
+                isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
+            )
+            if answer.get("anomaly") or limits_hit:
+                cell.broken = True
+        for key, b in zip(keys, builds, strict=True):
+            packed = b.pop("artifact", None) if isinstance(b, dict) else None
+            if key is not None and isinstance(packed, list) and b.get("ok"):
+                self.artifacts.put(key, packed)
+        with self._stats_lock:
+            self.stage_seconds["compile"] += sum(
+                float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
+            )
+            self.tests_run += len(reports)
+            self.builds_compiled += sum(
+                1 for b in builds if isinstance(b, dict) and not b.get("skipped")
+                and not b.get("cached")
+            )  # fmt: skip
+        with self._stage("grade"):
+            tests = []
+            for k, rep in enumerate(reports):
+                b = which[k]
+                build = builds[b] if isinstance(builds[b], dict) else {}
+                tests.append(languages.grade_compiled(
+                    problem, indices[k], units[b], rep if isinstance(rep, dict) else {}, build, oom
+                ))  # fmt: skip
+            for _ in indices[len(reports) :]:
+                tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
+        return tests
+
     # ------------------------------------------------------------------ one-off runs
+    def pool_for(self, language: str) -> CellPool:
+        """The cells that run programs in ``language`` (Python's, or a compiled language's)."""
+        name = canonical_language(language) or language
+        return self.language_pool(name) if name in COMPILED else self.pool
+
     def run_program(
-        self, code: str, stdin: str, time_s: float, memory_mb: int, wait_s: float | None = None
+        self,
+        code: str,
+        stdin: str,
+        time_s: float,
+        memory_mb: int,
+        wait_s: float | None = None,
+        language: str = "python",
+        compile_time_s: float | None = None,
     ) -> dict[str, Any]:
         """Run ``code`` once on ``stdin`` in a cell (SandboxFusion's /run_code); no grading.
+
+        In a compiled language the program is built first (its compile limited to
+        ``compile_time_s``) and the answer carries ``compile``: ``ok``, ``time_s`` and the
+        compiler's ``output``; a program that does not compile is not run.
 
         The caller compares stdout itself, so nothing expected ever reaches us. Returns
         ``stdout``, ``stderr`` (tail), ``exit_code`` (None when killed), ``time_s`` and
         ``limit`` (``timeout``, ``output_limit`` or None), or ``{"error": ...}`` when the
         sandbox itself failed (with ``"busy": True`` when no cell was free within ``wait_s``).
         """
-        message = {
+        from reward_api.verify import languages
+
+        name = canonical_language(language) or language
+        message: dict[str, Any] = {
             "op": "sample",
             "program": code,
             "setup": None,
@@ -374,10 +510,21 @@ class Verifier:
             "max_output_bytes": self.settings.max_output_bytes,
             "stop_on_first_failure": True,
         }
+        budget = time_s + 30
+        cell_mb = memory_mb
+        if name in COMPILED:
+            limit_s = self.settings.compile_time_s
+            compile_s = min(compile_time_s or limit_s, limit_s)
+            spec = languages.build_spec(languages.stdio_unit(name, code), memory_mb, compile_s)
+            message.update(program=None, builds=[spec])
+            message["tests"] = [{"kind": "stdio", "input": stdin, "build": 0}]
+            budget += compile_s
+            cell_mb = max(memory_mb, languages.COMPILE_CELL_MB)
         try:
-            with self._stage("sandbox"), self.pool.lease(timeout_s=wait_s) as cell:
-                cell.prepare(memory_mb)
-                answer = cell.request(message, timeout_s=time_s + 30)
+            pool = self.pool_for(name)
+            with self._stage("sandbox"), pool.lease(timeout_s=wait_s) as cell:
+                cell.prepare(cell_mb)
+                answer = cell.request({**message, **cell.sample_overrides()}, timeout_s=budget)
                 if answer.get("anomaly"):
                     cell.broken = True
         except SandboxBusy as exc:
@@ -388,13 +535,20 @@ class Verifier:
         if not isinstance(tests, list) or not tests or not isinstance(tests[0], dict):
             return {"error": "sandbox answered without a test report"}
         t = tests[0]
-        return {
+        out: dict[str, Any] = {
             "stdout": str(t.get("stdout", "")),
             "stderr": str(t.get("stderr_tail", ""))[-MAX_RUN_STDERR_CHARS:],
             "exit_code": t.get("exit_code"),
             "time_s": t.get("time_s"),
             "limit": t.get("limit"),
         }
+        builds = answer.get("builds")
+        if name in COMPILED and isinstance(builds, list) and builds and isinstance(builds[0], dict):
+            b = builds[0]
+            out["compile"] = {"ok": bool(b.get("ok")), "time_s": b.get("time_s"),
+                              "output": str(b.get("output", ""))[-MAX_RUN_STDERR_CHARS:],
+                              "limit": b.get("limit")}  # fmt: skip
+        return out
 
     def self_check(self) -> bool:
         """True when the sandbox runs a trivial program and grades it accepted."""
@@ -404,6 +558,40 @@ class Verifier:
         sample = Sample(problem_id="_selfcheck", code="print(int(input()) * 2)")
         (result,) = self.verify([Job(problem, sample)])
         return result.verdict is Verdict.accepted
+
+
+class ArtifactCache:
+    """Packed builds (``runner._pack``) by content key, least recently used first out,
+    bounded in bytes; thread-safe."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._items: OrderedDict[str, tuple[list[Any], int]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        self.hits = 0
+
+    def get(self, key: str | None) -> list[Any] | None:
+        with self._lock:
+            item = self._items.get(key) if key else None
+            if item is None:
+                return None
+            self._items.move_to_end(key)  # type: ignore[arg-type]
+            self.hits += 1
+            return item[0]
+
+    def put(self, key: str, packed: list[Any]) -> None:
+        size = sum(len(str(f[2])) for f in packed if isinstance(f, list) and len(f) == 3)
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._items:
+                return
+            self._items[key] = (packed, size)
+            self._bytes += size
+            while self._bytes > self.max_bytes and self._items:
+                _, (_, old) = self._items.popitem(last=False)
+                self._bytes -= old
 
 
 def _json_object(payload: bytes, cell: Cell) -> dict[str, Any]:

@@ -8,6 +8,7 @@ so a gateway or worker reads the environment once and hands the same object to i
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -39,6 +40,36 @@ class VerifierSettings(BaseSettings):
     max_output_bytes: int = Field(16 << 20, ge=1024, description="Stdout cap per test.")
     docker_image: str = Field("codereward/sandbox-python:3.11", description="Docker sandbox image.")
     docker_runtime: str | None = Field(None, description="OCI runtime for docker, e.g. runsc.")
+
+    compile_time_s: float = Field(
+        60.0, gt=0, le=600, description="Wall seconds a compile may take (compiled languages)."
+    )
+    artifact_cache_mb: int = Field(
+        256, ge=0, description="Compiled programs kept on the host by content hash, MiB."
+    )
+    language_roots: dict[str, Path] = Field(
+        default_factory=dict,
+        description="Runtime root per compiled language (process backend), e.g. "
+        '{"cpp": "/srv/gcc12"}; a language not named uses sandbox_images/runtime/root-path.sh\'s '
+        "folder (CODEREWARD_RUNTIME_ROOT_<ROOT> wins there).",
+    )
+    language_images: dict[str, str] = Field(
+        default_factory=dict,
+        description="Docker image per compiled language, e.g. "
+        '{"cpp": "codereward-dev/sandbox-cpp:12"}; default: the sandbox_images metadata names.',
+    )
+
+    def language_policy(self, base: SandboxPolicy, language: str) -> SandboxPolicy:
+        """The policy of a compiled language's cells: its own root and image, else ``base``."""
+        from reward_api.verify import languages
+
+        root = self.language_roots.get(language) or languages.default_root(language)
+        image = self.language_images.get(language) or languages.IMAGES[language]
+        # compilers and runtimes are threaded (javac, rustc, go, node): a process budget
+        # that still stops a fork bomb, but not a JVM
+        procs = max(base.max_procs, languages.MAX_PROCS)
+        return replace(base, runtime_root=Path(root), docker_image=image, max_procs=procs,
+                       cell_pids_max=max(base.cell_pids_max, procs + 64))  # fmt: skip
 
     def policy(self) -> SandboxPolicy:
         """The sandbox policy these settings describe (defaults for everything else)."""

@@ -123,3 +123,53 @@ def test_openrlhf_label_may_carry_the_problem(embedded: str) -> None:
     r = _openrlhf(embedded, body)
     assert r.status_code == 200, r.text
     assert r.json()["rewards"] == [1.0, 0.0]
+
+
+# what verl's sandbox tests send, by SandboxFusion's language names
+RUN_CODE_PROGRAMS = {
+    "cpp": "#include <iostream>\nint main() { int a, b; std::cin >> a >> b; std::cout << a + b << std::endl; }\n",
+    "c": '#include <stdio.h>\nint main(void) { int a, b; scanf("%d %d", &a, &b); printf("%d\\n", a + b); }\n',
+    "java": "import java.util.*;\npublic class Main { public static void main(String[] x) {"
+    " Scanner s = new Scanner(System.in); System.out.println(s.nextInt() + s.nextInt()); } }\n",
+    "nodejs": "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(' ').map(Number);"
+    "\nconsole.log(a + b);\n",
+    "typescript": "import * as fs from 'fs';\nconst [a, b]: number[] = fs.readFileSync(0, 'utf8')"
+    ".trim().split(' ').map(Number);\nconsole.log(a + b);\n",
+    "go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a, b int\n\tfmt.Scan(&a, &b)\n'
+    "\tfmt.Println(a + b)\n}\n",
+    "rust": "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin()"
+    ".read_to_string(&mut s).unwrap(); let v: Vec<i64> = s.split_whitespace()"
+    '.map(|x| x.parse().unwrap()).collect(); println!("{}", v[0] + v[1]); }\n',
+}  # fmt: skip
+
+
+def test_run_code_compiles_and_runs_the_languages_verl_sends(embedded: str) -> None:
+    for language, code in RUN_CODE_PROGRAMS.items():
+        got = _run(embedded, code=code, stdin="2 3\n", language=language, compile_timeout=60)
+        assert got["status"] == "Success", (language, got)
+        assert got["compile_result"]["status"] == "Finished", (language, got)
+        assert got["compile_result"]["return_code"] == 0
+        assert got["run_result"]["stdout"].strip() == "5", (language, got)
+
+
+def test_run_code_reports_a_compile_error_without_running(embedded: str) -> None:
+    got = _run(embedded, code="int main() { return nope; }\n", language="cpp", compile_timeout=60)
+    assert got["status"] == "Failed" and got["run_result"] is None
+    assert got["compile_result"]["return_code"] == 1 and "nope" in got["compile_result"]["stderr"]
+
+
+def test_run_code_refuses_an_unknown_language_as_sandboxfusion_does(embedded: str) -> None:
+    got = _run(embedded, code="x", language="cobol")
+    assert got["status"] == "SandboxError" and "cobol" in got["message"]
+
+
+def test_submit_judges_a_cpp_problem_given_inline(embedded: str) -> None:
+    problem = {"id": "inline-cpp", "language": "c++",
+               "tests": [{"type": "assert", "code": "int main() { assert(add(2, 3) == 5); }"}]}  # fmt: skip
+    for code, accepted in (("int add(int a, int b) { return a + b; }", True),
+                           ("int add(int a, int b) { return 0; }", False)):  # fmt: skip
+        body = {"id": "inline-cpp", "completion": f"```cpp\n#include <cassert>\n{code}\n```",
+                "config": {"provided_data": {"problem": problem}}}  # fmt: skip
+        r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
+        assert r.status_code == 200, r.text
+        assert r.json()["accepted"] is accepted, r.json()

@@ -22,6 +22,7 @@ from reward_api.data.converters.humaneval import convert_humaneval, convert_huma
 from reward_api.data.converters.leetcode import convert_leetcodedataset
 from reward_api.data.converters.livecodebench import convert_livecodebench
 from reward_api.data.converters.mbpp import convert_mbpp, convert_mbpp_plus, convert_mbpp_sanitized
+from reward_api.data.converters.mbxp import convert_mbxp
 from reward_api.data.converters.sources import SourceError, read_records
 from reward_api.schemas import Problem, Sample
 
@@ -39,6 +40,7 @@ FORMATS: dict[str, Converter] = {
     "livecodebench": convert_livecodebench,
     "leetcodedataset": convert_leetcodedataset,
     "deepcoder": convert_deepcoder,
+    "mbxp": convert_mbxp,
 }
 
 __all__ = ["FORMATS", "SourceError", "convert", "convert_records"]

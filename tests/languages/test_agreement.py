@@ -1,0 +1,50 @@
+"""Verdicts of the compiled languages agree with plain execution on MBXP's real model
+samples (``../shared/data/mbxp``): the same ``prompt + completion`` and test, judged by the
+verifier (process backend, the trusted harness around the test) and by a plain compile and
+run with the same toolchain under ``chroot`` (``reward_api.bench.languages``). A bounded
+subset of each language runs in the normal tier; every sample in the slow tier.
+
+Needs root (chroot), bwrap, the language roots and the data; skips without them outside CI.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from reward_api.bench import languages as bench
+from reward_api.verify.languages import default_root
+
+SUBSET = 10
+
+
+def _needs(language: str) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("plain execution runs under chroot, which needs root")
+    if not (default_root(language) / ".codereward-runtime").exists():
+        pytest.skip(f"no {language} runtime: make runtimes")
+    if not (bench.MBXP / bench.FILES[language][1]).exists():
+        pytest.skip(f"no MBXP data at {bench.MBXP} (set CODEREWARD_MBXP_DIR)")
+
+
+def _check(language: str, limit: int | None, workers: int) -> None:
+    _needs(language)
+    pairs = bench.load(language, limit)
+    result = bench.agreement(language, pairs, workers=workers)
+    print(f"{language}: {result.agree}/{len(pairs)} agree, {sum(result.sandboxed)} accepted")
+    assert result.disagreements() == []
+    assert any(result.plain), "no sample passes: the comparison would prove little"
+    if limit is None:
+        assert not all(result.plain), "every model sample passes: the comparison would prove little"
+
+
+@pytest.mark.parametrize("language", sorted(bench.FILES))
+def test_a_subset_of_model_samples_agrees_with_plain_execution(language: str) -> None:
+    _check(language, SUBSET, workers=2)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", sorted(bench.FILES))
+def test_every_model_sample_agrees_with_plain_execution(language: str) -> None:
+    _check(language, None, workers=2)

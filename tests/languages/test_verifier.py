@@ -1,0 +1,231 @@
+"""The verifier judges the compiled languages (issue 13) on the process backend: names as
+datasets spell them, stdio and assert tests, compile_error with the compiler's message,
+one compile per build, and what a problem in these languages may not ask for.
+
+Needs root, bwrap and the language roots (``make runtimes``); skips without them outside CI.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from reward_api.schemas import Problem, Sample, Verdict, canonical_language
+from reward_api.verify import languages
+from reward_api.verify.pipeline import Job, Verifier
+from tests.conftest import run
+
+IMAGES = Path(__file__).resolve().parents[2] / "sandbox_images"
+FOLDERS = {"c": "c/12", "cpp": "cpp/12", "java": "java/17", "javascript": "javascript/18",
+           "typescript": "typescript/5.9", "go": "go/1.19", "rust": "rust/1.63"}  # fmt: skip
+
+
+def _needs(language: str) -> None:
+    if not (languages.default_root(language) / ".codereward-runtime").exists():
+        pytest.skip(f"no {language} runtime at {languages.default_root(language)}: make runtimes")
+
+
+def _smoke(language: str, name: str) -> list[dict]:
+    path = IMAGES / FOLDERS[language] / "smoke" / f"{name}.jsonl"
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize(
+    ("given", "name"),
+    [("C++", "cpp"), ("cpp", "cpp"), ("c", "c"), ("Java", "java"), ("js", "javascript"),
+     ("nodejs", "javascript"), ("ts", "typescript"), ("golang", "go"), ("rust", "rust"),
+     ("python3", "python3")],
+)  # fmt: skip
+def test_language_names_are_normalised(given: str, name: str) -> None:
+    assert canonical_language(given) == name
+    problem = Problem.model_validate(
+        {"id": "x", "language": given, "tests": [{"type": "stdio", "output": "1"}]}
+    )
+    assert problem.language == name
+
+
+def test_an_unknown_language_is_refused_with_the_supported_ones() -> None:
+    with pytest.raises(ValidationError, match=r"unsupported language 'cobol'.*cpp"):
+        Problem.model_validate(
+            {"id": "x", "language": "cobol", "tests": [{"type": "stdio", "output": "1"}]}
+        )
+
+
+def test_call_tests_in_a_compiled_language_are_refused_as_bad_input() -> None:
+    with pytest.raises(ValidationError, match="call tests are judged for python only"):
+        Problem.model_validate(
+            {"id": "x", "language": "cpp", "tests": [{"type": "call", "fn_name": "f", "output": 1}]}
+        )
+
+
+def test_recipes_use_the_flags_toolchains_py_measured() -> None:
+    sys.path.insert(0, str(IMAGES / "runtime"))
+    import toolchains
+
+    for name in ("c", "cpp", "go", "go-test", "rust", "rust-test", "javascript", "typescript"):
+        ours, measured = languages.RECIPES[name], toolchains.RECIPES[name]
+        assert ours.compile == measured.compile and ours.run == measured.run, name
+    java, measured_java = languages.RECIPES["java"], toolchains.RECIPES["java"]
+    assert java.compile is not None and measured_java.compile is not None
+    assert set(measured_java.compile) <= set(java.compile)  # plus memory flags
+
+
+@pytest.mark.parametrize("language", sorted(FOLDERS))
+def test_smoke_samples_get_their_verdicts(verifier: Verifier, language: str) -> None:
+    _needs(language)
+    problems = {p["id"]: Problem.model_validate(p) for p in _smoke(language, "problems")}
+    for kind, accepted in (("pass", True), ("fail", False)):
+        samples = [Sample.model_validate(s) for s in _smoke(language, kind)]
+        results = verifier.verify([Job(problems[s.problem_id], s) for s in samples])
+        seen = [(r.problem_id, r.verdict.value, [t.detail for t in r.tests][:2]) for r in results]
+        assert [r.accepted for r in results] == [accepted] * len(samples), (kind, seen)
+        assert all(r.verdict != Verdict.sandbox_error for r in results), seen
+
+
+COMPILE_ERRORS = {
+    "c": "int main(void) { return undeclared_name; }\n",
+    "cpp": "int main() { return undeclared_name; }\n",
+    "java": "public class Main { public static void main(String[] a) { int x = undeclared_name; } }\n",
+    "javascript": "function f( { return undeclared_name\n",
+    "typescript": "const x: number = undeclared_name;\nconsole.log(x);\n",
+    "go": "package main\n\nfunc main() { _ = undeclared_name }\n",
+    "rust": "fn main() { let _x: i32 = undeclared_name; }\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(COMPILE_ERRORS))
+def test_a_program_that_does_not_compile_gets_compile_error_with_the_message(
+    verifier: Verifier, language: str
+) -> None:
+    _needs(language)
+    problem = {"language": language, "tests": [{"type": "stdio", "input": "", "output": "1"}] * 2}
+    result = run(verifier, problem, COMPILE_ERRORS[language])
+    assert result.verdict == Verdict.compile_error and result.reward == 0.0
+    assert [t.verdict for t in result.tests] == [Verdict.compile_error] * 2
+    detail = result.tests[0].detail or ""
+    assert "undeclared" in detail and len(detail) <= languages.MAX_COMPILE_MESSAGE_CHARS
+
+
+def test_a_stdio_program_is_compiled_once_for_all_its_tests(verifier: Verifier) -> None:
+    _needs("cpp")
+    code = '#include <bits/stdc++.h>\nint main(){long long a,b;std::cin>>a>>b;std::cout<<a+b<<"\\n";}\n'
+    tests = [{"type": "stdio", "input": f"{i} {i}\n", "output": f"{2 * i}\n"} for i in range(6)]
+    before = verifier.builds_compiled
+    result = run(verifier, {"language": "cpp", "tests": tests}, code)
+    assert result.accepted and result.passed == 6
+    assert verifier.builds_compiled - before == 1
+
+
+def test_each_assert_test_is_its_own_build(verifier: Verifier) -> None:
+    _needs("c")
+    tests = [
+        {"type": "assert", "code": f"int main() {{ assert(twice({i}) == {2 * i}); }}"}
+        for i in range(3)
+    ]
+    before = verifier.builds_compiled
+    result = run(
+        verifier,
+        {"language": "c", "tests": tests},
+        "#include <assert.h>\nint twice(int x) { return 2 * x; }\n",
+    )
+    assert result.accepted and result.passed == 3
+    assert verifier.builds_compiled - before == 3
+
+
+def test_a_host_file_included_at_compile_time_is_not_there(verifier: Verifier) -> None:
+    _needs("cpp")
+    secret = Path(__file__).resolve()  # exists on the host, not in the runtime root
+    code = f'#include "{secret}"\nint main() {{ return 0; }}\n'
+    result = run(
+        verifier, {"language": "cpp", "tests": [{"type": "stdio", "input": "", "output": ""}]}, code
+    )
+    assert result.verdict == Verdict.compile_error
+    assert "No such file" in (result.tests[0].detail or "")
+
+
+def test_a_runaway_program_is_stopped_by_its_time_limit(verifier: Verifier) -> None:
+    _needs("rust")
+    problem = {
+        "language": "rust",
+        "limits": {"time_s": 1},
+        "tests": [{"type": "stdio", "input": "", "output": "1"}],
+    }
+    result = run(verifier, problem, "fn main() { loop { std::hint::spin_loop(); } }\n")
+    assert result.verdict == Verdict.timeout
+
+
+def test_a_java_program_within_its_memory_limit_runs_and_one_beyond_it_fails(
+    verifier: Verifier,
+) -> None:
+    _needs("java")
+    alloc = (
+        "public class Main {{ public static void main(String[] a) {{ byte[][] k = new byte[{n}][];"
+        " for (int i = 0; i < {n}; i++) k[i] = new byte[1 << 20]; System.out.println(k.length); }} }}\n"
+    )
+    problem = {
+        "language": "java",
+        "limits": {"memory_mb": 256},
+        "tests": [{"type": "stdio", "input": "", "output": "64"}],
+    }
+    assert run(verifier, problem, alloc.format(n=64)).accepted
+    big = {**problem, "tests": [{"type": "stdio", "input": "", "output": "1024"}]}
+    result = run(verifier, big, alloc.format(n=1024))
+    assert not result.accepted and result.verdict != Verdict.sandbox_error
+
+
+@pytest.mark.parametrize("language", ["cpp", "java", "go", "typescript"])
+def test_a_program_seen_again_is_not_compiled_again(verifier: Verifier, language: str) -> None:
+    _needs(language)
+    code = {
+        "cpp": '#include <bits/stdc++.h>\nint main(){int a;std::cin>>a;std::cout<<a*3<<"\\n";}\n',
+        "java": "import java.util.*;\npublic class Main { public static void main(String[] x) {"
+        " System.out.println(new Scanner(System.in).nextInt() * 3); } }\n",
+        "go": 'package main\n\nimport "fmt"\n\nfunc main() {\n\tvar a int\n\tfmt.Scan(&a)\n\tfmt.Println(a * 3)\n}\n',
+        "typescript": "import * as fs from 'fs';\nconsole.log(Number(fs.readFileSync(0, 'utf8')) * 3);\n",
+    }[language]
+    first = {"language": language, "tests": [{"type": "stdio", "input": "2\n", "output": "6\n"}]}
+    second = {"language": language, "tests": [{"type": "stdio", "input": "5\n", "output": "15\n"}]}
+    assert run(verifier, first, code).accepted
+    compiled, hits = verifier.builds_compiled, verifier.artifacts.hits
+    again = run(verifier, second, code)
+    assert again.accepted and again.passed == 1
+    assert verifier.builds_compiled == compiled and verifier.artifacts.hits == hits + 1
+    wrong = run(
+        verifier, {**second, "tests": [{"type": "stdio", "input": "5\n", "output": "16\n"}]}, code
+    )
+    assert wrong.verdict == Verdict.wrong_answer  # the cached program is still judged
+
+
+def test_a_compile_time_bomb_ends_in_compile_error_and_spares_its_neighbour(
+    verifier: Verifier,
+) -> None:
+    _needs("cpp")
+    bomb = (  # 2^40 distinct instantiations: the compiler ends only at its limits
+        "template <int N, long M> struct B { static const long v = B<N - 1, 2 * M>::v + "
+        "B<N - 1, 2 * M + 1>::v; };\n"
+        "template <long M> struct B<0, M> { static const long v = M; };\n"
+        "int main() { return (int)(B<40, 1>::v & 1); }\n"
+    )
+    honest = '#include <cstdio>\nint main() { std::puts("1"); }\n'
+    problem = Problem.model_validate(
+        {"id": "bomb", "language": "cpp", "tests": [{"type": "stdio", "input": "", "output": "1"}]}
+    )
+    with Verifier(verifier.settings.model_copy(update={"workers": 2, "compile_time_s": 5.0})) as v:
+        jobs = [Job(problem, Sample(problem_id="bomb", code=c)) for c in (bomb, honest)]
+        bombed, neighbour = v.verify(jobs)
+    assert bombed.verdict == Verdict.compile_error and bombed.reward == 0.0
+    assert bombed.tests[0].detail == "the compiler hit its limits (time, memory or output)"
+    assert neighbour.accepted
+
+
+def test_a_program_that_is_not_valid_unicode_gets_a_verdict(verifier: Verifier) -> None:
+    _needs("c")
+    code = '#include <stdio.h>\nint main(void) { puts("\ud800"); return 0; }\n'
+    result = run(
+        verifier, {"language": "c", "tests": [{"type": "stdio", "input": "", "output": "x"}]}, code
+    )
+    assert result.verdict not in (Verdict.sandbox_error, Verdict.accepted)

@@ -1,0 +1,210 @@
+"""Exploits of assert tests in the compiled languages (issue 13), and honest controls.
+
+An assert test in C, C++, Java, JavaScript, TypeScript, Go or Rust is the program and the
+test code built as one unit (CONTRACT.md, "Other languages"), so the program shares the
+test's process. Each exploit below is a wrong ``add`` that tries to be paid anyway:
+
+- early exits with status 0: ``exit``/``_Exit``/``quick_exit`` from a global constructor,
+  ``__attribute__((constructor))``, inside the function, or a SIGABRT handler that exits
+  0 when the failed ``assert`` aborts; Java's ``static {}`` block, ``halt(0)``, a shutdown
+  hook, an uncaught-exception handler; Go's ``init`` and ``os.Exit(0)`` in the function;
+  JavaScript's ``process.exit(0)``, an ``uncaughtException`` handler, an ``exit`` handler
+  that resets the exit code; Rust's ``std::process::exit(0)`` and a panic hook that exits
+  0;
+- redefined assertions: ``#define assert(x)``, ``#define NDEBUG``, ``#define main``;
+  ``console.assert = ...``, patched ``assert.strictEqual``, ``assert.deepEqual`` and
+  lodash's ``isEqual``; a shadowing ``macro_rules! assert_eq`` and ``vec``; Go's test
+  flags set from ``init`` so that no test runs;
+- a forged report: the program writes a guess of the pass report on fd 3 itself.
+
+Every exploit must earn a failing verdict and reward 0; every control (honest programs,
+including ones with their own macros, classes, static blocks, init functions and
+``console.assert``) must be accepted with reward 1 (``cases.judge``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_api.verify.languages import COMPILED, default_root
+from tests.sandbox.adversarial.cases import Batch, Case, control, exploit
+
+
+def _problem(language: str, test: str) -> dict[str, object]:
+    return {"language": language, "tests": [{"type": "assert", "code": test}]}
+
+
+C_TEST = (
+    "int main() {\n    assert(add(2, 3) == 5);\n    assert(add(-1, 1) == 0);\n    return 0;\n}\n"
+)
+C = _problem("c", C_TEST)
+CPP = _problem("cpp", C_TEST)
+CPP_MBXP = _problem(
+    "cpp",
+    "int main(int argc, char* argv[]) {\n    int x0 = add(2, 3);\n"
+    '    if (!(x0 == 5)) {\n        throw runtime_error("test 0");\n    }\n}\n',
+)
+JAVA = _problem(
+    "java",
+    "public class Main {\n    public static void main(String[] args) throws Exception {\n"
+    '        if (Add.add(2, 3) != 5) throw new Exception("test 0");\n'
+    "        assert Add.add(-1, 1) == 0;\n    }\n}\n",
+)
+JS_TEST = (
+    "const assert = require('assert');\n"
+    "assert.strictEqual(add(2, 3), 5);\nassert.deepEqual([add(1, 1)], [2]);\n"
+    "console.assert(add(-1, 1) === 0);\n"
+)
+JS = _problem("javascript", JS_TEST)
+JS_LODASH = _problem(
+    "javascript",
+    "const _ = require('lodash');\nif (!_.isEqual([add(2, 3)], [5])) { throw 'test 0'; }\n",
+)
+TS = _problem(
+    "typescript",
+    "import * as assert from 'assert';\nassert.deepEqual(add(2, 3), 5);\n"
+    "console.assert(add(-1, 1) === 0);\n",
+)
+GO_MAIN = _problem("go", 'func main() {\n\tif add(2, 3) != 5 {\n\t\tpanic("test 0")\n\t}\n}\n')
+GO_TEST = _problem(
+    "go", 'func TestAdd(t *testing.T) {\n\tif add(2, 3) != 5 {\n\t\tt.Fatal("test 0")\n\t}\n}\n'
+)
+RUST = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_add() {\n"
+    "        assert_eq!(add(2, 3), 5);\n        assert!(add(-1, 1) == 0);\n"
+    "        assert_eq!(vec![add(1, 1)], vec![2]);\n    }\n}\n",
+)
+
+C_OK = "#include <assert.h>\nint add(int a, int b) { return a + b; }\n"
+CPP_OK = "#include <bits/stdc++.h>\nusing namespace std;\nint add(int a, int b) { return a + b; }\n"
+CPP_BAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
+JAVA_OK = "class Add {\n    static int add(int a, int b) { return a + b; }\n}\n"
+JS_BAD = "function add(a, b) { return 0; }\n"
+GO_HEAD = (
+    'package main\n\nimport (\n\t"os"\n\t"testing"\n)\n\nvar _ = os.Args\nvar _ = testing.Short\n'
+)
+RUST_BAD = "fn add(_a: i32, _b: i32) -> i32 { 0 }\n"
+FORGE_C = '#include <unistd.h>\n#include <stdlib.h>\n__attribute__((constructor)) static void f(void) {\n    write(3, "00000000000000000000000000000000", 32);\n    _exit(0);\n}\nint add(int a, int b) { return 0; }\n'
+
+CASES: list[Case] = [
+    # C
+    control("c-honest", C, C_OK),
+    exploit("c-constructor-exit", C,
+            "#include <unistd.h>\n__attribute__((constructor)) static void f(void) { _exit(0); }\n"
+            "int add(int a, int b) { return 0; }\n"),
+    exploit("c-define-assert", C, "#include <assert.h>\n#define assert(x) ((void)0)\nint add(int a, int b) { return 0; }\n"),
+    exploit("c-ndebug", C, "#define NDEBUG\n#include <assert.h>\nint add(int a, int b) { return 0; }\n"),
+    exploit("c-define-assert-spliced", C, "#include <assert.h>\n#def\\\nine /**/ assert(x) ((void)0)\nint add(int a, int b) { return 0; }\n"),
+    exploit("c-atexit-in-function", C,
+            "#include <stdlib.h>\n#include <unistd.h>\nstatic void out(void) { _exit(0); }\n"
+            "int add(int a, int b) { atexit(out); exit(0); }\n"),
+    exploit("c-sigabrt-handler", C,
+            "#include <signal.h>\n#include <unistd.h>\nstatic void h(int s) { _exit(0); }\n"
+            "__attribute__((constructor)) static void f(void) { signal(SIGABRT, h); }\n"
+            "int add(int a, int b) { return 0; }\n"),
+    exploit("c-forged-report", C, FORGE_C),
+    # C++
+    control("cpp-honest", CPP, CPP_OK),
+    control("cpp-honest-own-macros", CPP,
+            "#include <bits/stdc++.h>\n#define ll long long\n#define REP(i, n) for (int i = 0; i < (n); i++)\n"
+            "int add(int a, int b) { ll s = 0; REP(k, 1) s += a + b; return (int)s; }\n"),
+    control("cpp-honest-mbxp-shape", CPP_MBXP, CPP_OK),
+    exploit("cpp-global-constructor-exit", CPP,
+            CPP_BAD + "struct X { X() { exit(0); } } x;\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-quick-exit-in-function", CPP, CPP_BAD + "int add(int a, int b) { quick_exit(0); }\n"),
+    exploit("cpp-define-assert", CPP, CPP_BAD + "#undef assert\n#define assert(x) (void)0\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-digraph-define", CPP, CPP_BAD + "%:define assert(x) (void)0\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-define-main", CPP,
+            CPP_BAD + "int add(int a, int b) { return 0; }\nint main() { return 0; }\n#define main fake_main\n"),
+    exploit("cpp-define-throw", CPP_MBXP, CPP_BAD + "#define throw if (0) throw\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-terminate-handler", CPP_MBXP,
+            CPP_BAD + "struct X { X() { set_terminate([] { _Exit(0); }); } } x;\nint add(int a, int b) { return 0; }\n"),
+    # Java
+    control("java-honest", JAVA, JAVA_OK),
+    control("java-honest-static-block", JAVA,
+            "class Add {\n    static final int[] T = new int[4];\n    static { T[0] = 0; }\n"
+            "    static int add(int a, int b) { return a + b + T[0]; }\n}\n"),
+    exploit("java-static-block-exit", JAVA,
+            "class Add {\n    static { System.exit(0); }\n    static int add(int a, int b) { return 0; }\n}\n"),
+    exploit("java-halt-in-method", JAVA,
+            "class Add {\n    static int add(int a, int b) { Runtime.getRuntime().halt(0); return 0; }\n}\n"),
+    exploit("java-shutdown-hook", JAVA,
+            "class Add {\n    static { Runtime.getRuntime().addShutdownHook(new Thread(() -> Runtime.getRuntime().halt(0))); }\n"
+            "    static int add(int a, int b) { return 0; }\n}\n"),
+    exploit("java-uncaught-handler", JAVA,
+            "class Add {\n    static { Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.exit(0)); }\n"
+            "    static int add(int a, int b) { return 0; }\n}\n"),
+    exploit("java-assert-only-wrong", JAVA,
+            "class Add {\n    static int add(int a, int b) { return a == 2 ? 5 : 7; }\n}\n"),
+    # JavaScript
+    control("js-honest", JS, "function add(a, b) { return a + b; }\n"),
+    control("js-honest-lodash", JS_LODASH, "function add(a, b) { return require('lodash').sum([a, b]); }\n"),
+    exploit("js-process-exit", JS, "function add(a, b) { process.exit(0); }\n"),
+    exploit("js-console-assert-patched", JS,
+            "console.assert = () => {};\nfunction add(a, b) { return a === 2 ? 5 : a === 1 ? 2 : 7; }\n"),
+    exploit("js-console-assert-fails", JS, "function add(a, b) { return a === 2 ? 5 : a === 1 ? 2 : 7; }\n"),
+    exploit("js-assert-module-patched", JS,
+            "const a = require('assert'); a.strictEqual = () => {}; a.deepEqual = () => {};\n"
+            "console.assert = () => {};\n" + JS_BAD),
+    exploit("js-global-console-replaced", JS,
+            "globalThis.console = { assert() {}, log() {} };\nfunction add(a, b) { return a === 2 ? 5 : a === 1 ? 2 : 7; }\n"),
+    exploit("js-lodash-patched", JS_LODASH, "require('lodash').isEqual = () => true;\n" + JS_BAD),
+    exploit("js-uncaught-exception-exit", JS, "process.on('uncaughtException', () => process.exit(0));\n" + JS_BAD),
+    exploit("js-exit-code-reset", JS,
+            "process.on('exit', () => { process.exitCode = 0; });\n" + JS_BAD),
+    exploit("js-forged-report", JS,
+            "require('fs').writeSync(3, '0'.repeat(32));\nprocess.exit(0);\n" + JS_BAD),
+    # TypeScript
+    control("ts-honest", TS, "function add(a: number, b: number): number { return a + b; }\n"),
+    exploit("ts-process-exit", TS, "function add(a: number, b: number): number { process.exit(0); }\n"),
+    exploit("ts-console-assert-patched", TS,
+            "(console as any).assert = () => {};\nfunction add(a: number, b: number): number { return a === 2 ? 5 : 7; }\n"),
+    # Go
+    control("go-main-honest", GO_MAIN, "package main\n\nfunc add(a, b int) int { return a + b }\n"),
+    control("go-main-honest-init", GO_MAIN,
+            "package main\n\nvar base int\n\nfunc init() { base = 0 }\n\nfunc add(a, b int) int { return a + b + base }\n"),
+    control("go-test-honest", GO_TEST, GO_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    exploit("go-main-init-exit", GO_MAIN,
+            'package main\n\nimport "os"\n\nfunc init() { os.Exit(0) }\n\nfunc add(a, b int) int { return 0 }\n'),
+    exploit("go-main-exit-in-function", GO_MAIN,
+            'package main\n\nimport "os"\n\nfunc add(a, b int) int { os.Exit(0); return 0 }\n'),
+    exploit("go-test-init-exit", GO_TEST, GO_HEAD + "\nfunc init() { os.Exit(0) }\n\nfunc add(a, b int) int { return 0 }\n"),
+    exploit("go-test-exit-in-function", GO_TEST, GO_HEAD + "\nfunc add(a, b int) int { os.Exit(0); return 0 }\n"),
+    exploit("go-test-run-filter", GO_TEST,
+            GO_HEAD.replace('"os"', '"flag"\n\t"os"')
+            + '\nfunc init() { testing.Init(); flag.Set("test.run", "NoSuchTest"); flag.Parse() }\n\n'
+            "func add(a, b int) int { return 0 }\n"),
+    # Rust
+    control("rust-honest", RUST, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
+    control("rust-honest-own-macro", RUST,
+            "macro_rules! plus { ($a:expr, $b:expr) => { $a + $b }; }\nfn add(a: i32, b: i32) -> i32 { plus!(a, b) }\n"),
+    exploit("rust-exit-in-function", RUST, "fn add(_a: i32, _b: i32) -> i32 { std::process::exit(0) }\n"),
+    exploit("rust-panic-hook", RUST,
+            "fn add(_a: i32, _b: i32) -> i32 { std::panic::set_hook(Box::new(|_| std::process::exit(0))); 0 }\n"),
+    exploit("rust-shadow-assert-eq", RUST,
+            "macro_rules! assert_eq { ($($t:tt)*) => { () }; }\nmacro_rules! assert { ($($t:tt)*) => { () }; }\n"
+            "macro_rules! vec { ($($t:tt)*) => { Vec::<i32>::new() }; }\n" + RUST_BAD),
+]  # fmt: skip
+BATCH = Batch("languages", CASES, timeout_s=1800.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _roots() -> None:
+    missing = [
+        lang
+        for lang in sorted(COMPILED)
+        if not (default_root(lang) / ".codereward-runtime").exists()
+    ]
+    if missing:
+        pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
+
+
+def test_every_language_has_an_exploit_and_a_control() -> None:
+    seen = {(c.problem["language"], c.honest) for c in CASES}
+    assert seen == {(lang, h) for lang in COMPILED for h in (True, False)}
+
+
+@pytest.mark.parametrize("name", BATCH.names)
+def test_language_exploits_earn_nothing_and_controls_pass(verifier, name):
+    BATCH.check(verifier, name)
