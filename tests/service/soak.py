@@ -142,6 +142,7 @@ class Soak:
             self.url + "/v1/problems", json={"problems": [ADD, SOAK_PROBLEM]}, timeout=30
         )
         assert r.status_code == 200, r.text
+        # pid -> its identity (comm and start time): pids are reused (pid_max may be 32768)
         self.seen_pids: dict[int, str] = {}
         self.broken: list[tuple[float, float]] = []  # (broken at, mended at + grace)
         self.stop_at = 0.0
@@ -367,7 +368,7 @@ class Soak:
     def sample_pids(self) -> None:
         for p in [self.gateway, *self.workers]:
             for pid in [p.pid, *descendants(p.pid)]:
-                self.seen_pids.setdefault(pid, comm(pid))
+                self.seen_pids.setdefault(pid, _identity(pid))
 
     def celery_of(self, worker: Proc) -> int:
         """The Celery process under a worker supervisor (its only child)."""
@@ -386,6 +387,16 @@ class Soak:
             p.stop()
         self.runtime.repair()
         self.runtime.remove()
+
+
+def _identity(pid: int) -> str:
+    """comm and start time (clock ticks since boot) of a live process, or "" when gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            head, tail = fh.read().rsplit(")", 1)
+        return f"{head.split('(', 1)[1]}@{tail.split()[19]}"
+    except (OSError, ValueError, IndexError):
+        return ""
 
 
 def _ppid(pid: int) -> int:
@@ -552,10 +563,14 @@ def run(
                         "early": early, "late": late}  # fmt: skip
     finally:
         soak.stop()
-    time.sleep(1)
-    left = [
-        p for p, name in soak.seen_pids.items() if Path(f"/proc/{p}").exists() and comm(p) == name
-    ]
+    # a stopped stack's processes exit within seconds; on a loaded machine give them 30 s,
+    # and count only the processes seen (same pid and start time), not a pid reused since
+    deadline = time.monotonic() + 30
+    while True:
+        left = [p for p, ident in soak.seen_pids.items() if _identity(p) == ident]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     report.leaks["processes_left_after_stop"] = len(left)
     owners = _container_owners()
     report.leaks["containers_left_after_stop"] = (
