@@ -26,6 +26,7 @@ FIXTURE_FILES = {
     "livecodebench": "livecodebench.jsonl",
     "leetcodedataset": "leetcodedataset.jsonl",
     "deepcoder": "deepcoder.jsonl",
+    "mbxp": "mbxp.jsonl",
 }
 
 
@@ -235,7 +236,7 @@ def test_fixture_references_and_solutions_pass_in_the_sandbox(verifier):
         if not r.accepted
     }
     assert failed == {}
-    assert len(jobs) == 26
+    assert len(jobs) == 28
 
 
 def test_a_wrong_program_fails_converted_tests(verifier):
@@ -253,7 +254,10 @@ def test_a_wrong_program_fails_converted_tests(verifier):
     ]:
         ps = by_id(convert(fmt, FIXTURES / FIXTURE_FILES[fmt])[0])
         jobs.append(Job(ps[pid], Sample(problem_id=pid, code=code)))
-    assert [r.accepted for r in verifier.verify(jobs)] == [False] * 4
+    cpp = "#include <bits/stdc++.h>\nint sumDigits(long long n) { return n % 10; }\n"
+    ps = by_id(convert("mbxp", FIXTURES / FIXTURE_FILES["mbxp"])[0])
+    jobs.append(Job(ps["mbxp/MBCPP/9001"], Sample(problem_id="mbxp/MBCPP/9001", code=cpp)))
+    assert [r.accepted for r in verifier.verify(jobs)] == [False] * 5
 
 
 def test_convert_cli_writes_problems_and_samples(tmp_path):

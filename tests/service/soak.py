@@ -368,7 +368,9 @@ class Soak:
     def sample_pids(self) -> None:
         for p in [self.gateway, *self.workers]:
             for pid in [p.pid, *descendants(p.pid)]:
-                self.seen_pids.setdefault(pid, _identity(pid))
+                ident = _identity(pid)
+                if ident:  # a descendant may be gone before it is read
+                    self.seen_pids.setdefault(pid, ident)
 
     def celery_of(self, worker: Proc) -> int:
         """The Celery process under a worker supervisor (its only child)."""
@@ -567,7 +569,7 @@ def run(
     # and count only the processes seen (same pid and start time), not a pid reused since
     deadline = time.monotonic() + 30
     while True:
-        left = [p for p, ident in soak.seen_pids.items() if _identity(p) == ident]
+        left = [p for p, ident in soak.seen_pids.items() if ident and _identity(p) == ident]
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.5)
