@@ -343,8 +343,11 @@ class Verifier:
             with _JudgeSession(self, problem, plans, judged, numpy, unit.digest) as judge:
                 if judge.connect(cell):
                     request["peer"] = True
+                # the judge is leased and ready before the candidate's clock can start: a
+                # judge cell being replaced (a container start, seconds under load) must not
+                # count against a candidate's test time
+                judge.ready(deadline)
                 cell.send_json({**request, **cell.sample_overrides()})
-                judge.start()
                 while True:
                     kind, payload = cell.recv(deadline)
                     if kind != b"J":
@@ -666,7 +669,7 @@ class _JudgeSession:
         return True
 
     def start(self) -> None:
-        """Lease a judge and start its session, while the candidate loads the program."""
+        """Lease a judge and start its session (before the candidate gets its sample)."""
         if not self.tests:
             return
         self._lease_judge()
@@ -686,6 +689,12 @@ class _JudgeSession:
             "peer": self.direct,
             "key": self.key,
         })  # fmt: skip
+
+    def ready(self, deadline: float) -> None:
+        """Lease the judge, start its session and wait until it is ready (no-op without
+        judged tests)."""
+        if self.tests:
+            self._open(deadline)
 
     def _open(self, deadline: float) -> Cell:
         self.start()
