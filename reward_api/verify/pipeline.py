@@ -372,13 +372,7 @@ class Verifier:
             reports = answer.get("tests")
             if not isinstance(reports, list) or len(reports) > len(plans):
                 raise SandboxError("runner answered with a malformed report")
-            killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
-            oom = killed and cell.oom_killed()
-            limits_hit = any(
-                isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
-            )
-            if answer.get("anomaly") or limits_hit:
-                cell.broken = True  # recycle at once; the sample's own reports still stand
+            oom = _mark_after_sample(cell, answer, reports)
         with self._stage("grade"):
             tests = [
                 grade(problem, plans[i], rep if isinstance(rep, dict) else {}, oom, outcomes.get(i))
@@ -441,13 +435,7 @@ class Verifier:
             if (not isinstance(reports, list) or len(reports) > len(specs)
                     or not isinstance(builds, list) or len(builds) != len(units)):  # fmt: skip
                 raise SandboxError("runner answered with a malformed report")
-            killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
-            oom = killed and cell.oom_killed()
-            limits_hit = any(
-                isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
-            )
-            if answer.get("anomaly") or limits_hit:
-                cell.broken = True
+            oom = _mark_after_sample(cell, answer, reports)
         for key, b in zip(keys, builds, strict=True):
             packed = b.pop("artifact", None) if isinstance(b, dict) else None
             if key is not None and isinstance(packed, list) and b.get("ok"):
@@ -798,3 +786,14 @@ def verify_once(
     """Convenience: a throwaway Verifier for one batch."""
     with Verifier(settings) as verifier:
         return verifier.verify([Job(p, s) for p, s in pairs], reward)
+
+
+def _mark_after_sample(cell: Cell, answer: dict[str, Any], reports: list[Any]) -> bool:
+    """Whether a test of the sample was OOM-killed; a cell whose sample hit a limit or caused
+    an anomaly is recycled at once (the sample's own reports still stand)."""
+    killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
+    oom = killed and cell.oom_killed()
+    limits_hit = any(isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports)
+    if answer.get("anomaly") or limits_hit:
+        cell.broken = True
+    return oom
