@@ -4,6 +4,9 @@ CodeRewardError
 ├── InputError            bad input from a user (CLI: clear message, HTTP: 422)
 │   ├── ProblemNotFound   a sample names a problem id nobody registered
 │   └── RewardSettingsError  bad --reward preset or settings file (reward_api.verify.scoring)
+├── ProblemFault          a problem that only running it shows to be broken (its checker does
+│                         not compile, or fails on the test's own answer): that sample is
+│                         ``sandbox_error`` with the reason, never retried, never a reward
 └── InfrastructureError   our own fault; retried, then reported as ``sandbox_error``
     ├── StaticAnalysisError  semgrep-core failed (reward_api.verify.static_analysis)
     ├── SandboxError      a cell died, hung or answered nonsense
@@ -24,6 +27,10 @@ class InputError(CodeRewardError, ValueError):
 
 class ProblemNotFound(InputError):
     """A sample refers to an unknown problem id."""
+
+
+class ProblemFault(CodeRewardError):
+    """The problem is broken, not the program nor the sandbox (reward_api.verify.checkers)."""
 
 
 class InfrastructureError(CodeRewardError):

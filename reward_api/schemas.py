@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import enum
 import sys
+import threading
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 DEFAULT_TIME_S = 6.0
 DEFAULT_MEMORY_MB = 512
+# CPython 3.11's AST constructor keeps a recursion-depth counter that concurrent parses can
+# corrupt ("SystemError: AST constructor recursion depth mismatch"); host-side parsing and
+# compiling of programs, tests and checkers goes through this lock.
+PARSE_LOCK = threading.Lock()
 MAX_INT_DIGITS = 100_000
 """Decimal digits an integer in a problem or result may have (CPython 3.11 refuses 4,300)."""
 
@@ -101,6 +106,44 @@ class Limits(_Model):
 COMPARATORS_DOC = "'lcb' (default, LiveCodeBench's rules), 'exact', 'tokens' or 'float:<tol>'."
 
 
+class Checker(_Model):
+    """A problem's special judge (testlib's convention): it decides every stdio test.
+
+    Run as ``checker INPUT OUTPUT ANSWER`` (the test's input, the candidate's stdout, the
+    test's ``output``) in a cell of its own language that never holds candidate code; exit
+    status 0 accepts. ``reward_api.verify.checkers`` documents the verdict of every status."""
+
+    language: str = Field(
+        description="Language of the checker: any language a problem may name (python, c, "
+        "cpp with testlib.h, java, javascript, typescript, go, rust)."
+    )
+    code: str = Field(min_length=1, description="The checker's whole program.")
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, v: str) -> str:
+        name = canonical_language(v)
+        if name is None:
+            raise ValueError(
+                f"unsupported checker language {v!r}; supported: {sorted(SUPPORTED_LANGUAGES)}"
+            )
+        return name
+
+    @model_validator(mode="after")
+    def _python_compiles(self) -> Checker:
+        # a Python checker that does not parse is refused as bad input at once; a compiled
+        # one is built in its sandbox at first use (a build error is then the problem's)
+        if self.language in ("python", "python3"):
+            try:
+                with PARSE_LOCK:
+                    compile(self.code, "checker.py", "exec", dont_inherit=True)
+            except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError) as exc:
+                line = getattr(exc, "lineno", None)
+                where = f" (line {line})" if line else ""
+                raise ValueError(f"the python checker does not compile{where}: {exc}") from None
+        return self
+
+
 class Problem(BaseModel):
     """A problem: tests, optional prompt and reference, limits. Unknown fields are kept."""
 
@@ -119,6 +162,12 @@ class Problem(BaseModel):
         None,
         description="Trusted code the test may use (imports, helpers such as HumanEval's poly, "
         "classes such as ListNode); it is the problem's, never the program's.",
+    )
+    checker: Checker | None = Field(
+        None,
+        description="A special judge for the stdio tests (many valid answers): "
+        '{"language": ..., "code": ...}, run as `checker INPUT OUTPUT ANSWER` outside the '
+        "candidate's cell; exit 0 accepts. With a checker, `compare` is not used.",
     )
     entry_points: list[str] | None = Field(
         None,

@@ -32,7 +32,9 @@ candidate's child that runners and host forward without parsing. Ops:
   compiled (or unpacked from the host's cache) in its own folder of /tmp under its own
   limits before any test runs; each test is a fork and exec of its build's artifact. A test
   with ``pass_channel`` gets a pipe at fd 3 whose bytes come back as ``pass_channel`` (the
-  harness's completion report, checked on the host against the build's nonce). The
+  harness's completion report, checked on the host against the build's nonce); a test
+  with ``args`` and ``files`` runs its build with those arguments and files (a problem's
+  checker, in a cell that holds no candidate code: ``reward_api.verify.checkers``). The
   answer adds ``builds``: per build ``ok``, ``time_s``, the compiler's ``output`` (tail),
   ``limit``, and on request the packed ``artifact``.
 - ``{"op": "judge", "setup", "tests": [{"code", "entry"}], limits..., "key", "peer"}``:
@@ -62,6 +64,7 @@ read its descriptors or memory) and is the namespace's init (it cannot be signal
 Children raise their own ``oom_score_adj`` so the kernel kills them, not the runner.
 """
 
+import base64
 import builtins
 import collections
 import decimal
@@ -2444,7 +2447,9 @@ class _Builds:
     A build is ``{"files": {name: text}, "compile": argv | None, "run": argv, "env",
     "time_s", "memory_mb", "max_procs", "as_extra_mb", "seed_cache": [from, to],
     "remove": [names]}``; ``remove`` are files deleted after the compile (a binary's
-    sources)."""
+    sources). A test of a build may carry ``args`` (appended to the build's ``run``) and
+    ``files`` (``{name: base64}``, written in the build's folder for that test alone and
+    deleted after it: a checker's input, output and answer files)."""
 
     def __init__(self, job):
         self.specs = job.get("builds") or []
@@ -2522,11 +2527,33 @@ class _Builds:
             limits["memory_mb"] = int(job.get("memory_mb", 512)) + int(spec["as_extra_mb"])
         if spec.get("max_procs"):
             limits["max_procs"] = max(int(job.get("max_procs", 32)), int(spec["max_procs"]))
-        return _run_stdio(limits, t)
+        written = []
+        try:
+            for name, data in (test.get("files") or {}).items():
+                path = os.path.join(built["dir"], os.path.basename(str(name)))
+                written.append(path)
+                with open(path, "wb") as f:
+                    f.write(base64.b64decode(data, validate=True))
+        except (OSError, ValueError, TypeError) as exc:  # a full /tmp: the host decides
+            _remove(written)
+            return {"files_error": f"{type(exc).__name__}: {exc}"[:200], "clean": True,
+                    "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
+        try:
+            return _run_stdio(limits, t)
+        finally:
+            _remove(written)
 
     def summary(self):
         keys = ("ok", "time_s", "output", "limit", "signal", "skipped", "cached", "artifact")
         return [{k: b.get(k) for k in keys} for b in self.done]
+
+
+def _remove(paths):
+    for path in paths:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 MAX_ARTIFACT_BYTES = 32 << 20
@@ -2534,8 +2561,6 @@ MAX_ARTIFACT_BYTES = 32 << 20
 
 def _pack(d):
     """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big."""
-    import base64
-
     out, total = [], 0
     for top, _dirs, files in os.walk(d):
         for name in files:
@@ -2554,8 +2579,6 @@ def _pack(d):
 
 def _unpack(d, files):
     """Write a packed build into folder d; False when the pack is not one we made."""
-    import base64
-
     try:
         for rel, mode, data in files:
             parts = str(rel).split("/")

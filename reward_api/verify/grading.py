@@ -3,8 +3,9 @@
 Trust rule (CONTRACT.md): an expected output never enters the candidate's cell, and a test
 passes only on a signal that trusted code produced after the test ran:
 
-- ``stdio``: the host compares stdout with the expected output (``comparators``); a
-  non-zero exit or death by a signal fails the test, whatever was printed.
+- ``stdio``: the host compares stdout with the expected output (``comparators``), or the
+  problem's checker decides in a cell of its own (``checkers``); a non-zero exit or death
+  by a signal fails the test, whatever was printed.
 - ``call``: the host compares the value the candidate answered to the runner's call with
   the expected JSON (tuples as lists). No answer (an exit, a crash, a hang) fails.
 - ``checked``: the host evaluates each ``assert NAME(args) OP literal`` over the answered
@@ -168,6 +169,22 @@ def _exit_failure(report: dict[str, Any], oom: bool) -> TestResult | None:
     return None
 
 
+def ran_to_end(report: dict[str, Any], oom: bool, python: bool = True) -> bool:
+    """Whether a stdio test's program exited 0 within its limits, so that its output is
+    what decides (by the comparator, or by the problem's checker)."""
+    if report.get("compile_error") or failure(report, oom, python) is not None:
+        return False
+    return report.get("exit_code") == 0
+
+
+def checked_result(checked: TestResult | None, time_s: float) -> TestResult:
+    """A stdio test decided by the problem's checker (``reward_api.verify.checkers``), with
+    the candidate's own run time."""
+    if checked is None:  # not reached: the checks stopped at an earlier rejection
+        return TestResult(verdict=Verdict.skipped, time_s=time_s, detail="not checked")
+    return checked.model_copy(update={"time_s": time_s})
+
+
 def report_time(report: dict[str, Any]) -> float:
     t = report.get("time_s", 0.0)
     return float(t) if isinstance(t, int | float) and t >= 0 else 0.0
@@ -201,8 +218,10 @@ def grade(
     report: dict[str, Any],
     oom: bool,
     judge_verdict: dict[str, Any] | None = None,
+    checked: TestResult | None = None,
 ) -> TestResult:
-    """The verdict of one test (``judge_verdict``: the judge's outcome for a judge test)."""
+    """The verdict of one test (``judge_verdict``: the judge's outcome for a judge test;
+    ``checked``: the problem's checker's verdict for a stdio test that ran to its end)."""
     test = problem.tests[plan.index]
     time_s = report_time(report)
     if plan.kind == "stdio":
@@ -210,6 +229,8 @@ def grade(
         failed = _exit_failure(report, oom)
         if failed is not None:
             return failed
+        if problem.checker is not None:
+            return checked_result(checked, time_s)
         ok = comparator(problem.compare)(str(report.get("stdout", "")), test.output)
         return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
     if report.get("ready") is not True:

@@ -12,7 +12,8 @@ the sample runs, and runs each test as a fork and exec of the artifact.
 Trust, per test type:
 
 - ``stdio``: the program alone is built; its stdout is compared on the host, so an expected
-  output never enters the cell (as for Python).
+  output never enters the cell (as for Python). A problem's checker (``checkers``) is a
+  build of the same recipes, run in a checker cell of its language, never in this one.
 - ``assert``: the test code must share the program's process (HumanEval-X, MultiPL-E, MBXP
   build them as one unit), so the pass signal cannot be the exit status. The harness
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn
@@ -441,9 +442,10 @@ def _rust_unit(program: str, test: str, nonce: str) -> tuple[str, set[str]]:
 # ------------------------------------------------------------------ grading
 def grade_compiled(
     problem: Problem, index: int, unit: Unit, report: dict[str, Any], build: dict[str, Any],
-    oom: bool,
+    oom: bool, checked: TestResult | None = None,
 ) -> TestResult:  # fmt: skip
-    """The verdict of one test of a compiled language, from the runner's report."""
+    """The verdict of one test of a compiled language, from the runner's report
+    (``checked``: the problem's checker's verdict for a stdio test that ran to its end)."""
     from reward_api.verify import grading
 
     if report.get("compile_error"):
@@ -463,6 +465,8 @@ def grade_compiled(
         if report.get("exit_code") != 0:
             return TestResult(verdict=Verdict.runtime_error, time_s=time_s,
                               detail=f"exit status {report.get('exit_code')}")  # fmt: skip
+        if problem.checker is not None:
+            return grading.checked_result(checked, time_s)
         ok = comparator(problem.compare)(str(report.get("stdout", "")), test.output)
         return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
     if failed is not None:  # abort(): a failed assert or an uncaught exception

@@ -1,4 +1,4 @@
-"""The verification spine: extract -> dedupe -> plan -> sandbox (judge) -> grade -> scan -> score.
+"""The verification spine: extract -> dedupe -> plan -> sandbox (judge) -> check -> grade -> scan -> score.
 
 ``Verifier`` owns two pools of warm cells, candidates and judges (which never run candidate
 code), and turns (problem, sample) jobs into ``Result``s in job order. Identical work
@@ -8,12 +8,16 @@ candidate's cell alone; any other assert test runs in a judge session leased bes
 the judge's child calling into the candidate's over a socket (process backend) or
 through this process (docker). Grading (``reward_api.verify.grading``) decides every
 verdict outside the candidate. A worker takes one problem's samples in a row, so its
-judge keeps that problem's test code warm. Every stage is timed under the name that is
-also its metric key: ``extract``, ``sandbox``, ``judge``, ``grade``, ``scan``, ``score``
-(``Verifier.stage_seconds``).
+judge keeps that problem's test code warm. A problem's checker (``reward_api.verify.checkers``)
+decides its stdio tests once the candidate's cell is released: in one request to a cell of
+a third kind, the checker pool of the checker's language, which never runs candidate code.
+Every stage is timed under the name that is also its metric key: ``extract``, ``sandbox``,
+``judge``, ``check``, ``grade``, ``scan``, ``score`` (``Verifier.stage_seconds``).
 
 Infrastructure failures (a cell that dies or hangs) are retried in fresh cells, then
-reported as ``sandbox_error`` with ``reward = None``: never as a program's failure.
+reported as ``sandbox_error`` with ``reward = None``: never as a program's failure. A broken
+problem (``ProblemFault``: its checker does not compile or fails on the test's own answer)
+is that sample's ``sandbox_error`` with the reason, at once.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from reward_api.errors import InfrastructureError, SandboxBusy, SandboxError
+from reward_api.errors import InfrastructureError, ProblemFault, SandboxBusy, SandboxError
 from reward_api.sandbox import Cell, CellPool, open_pool
 from reward_api.schemas import (
     AssertTest,
@@ -47,8 +51,9 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
+from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
-from reward_api.verify.grading import grade
+from reward_api.verify.grading import grade, ran_to_end
 from reward_api.verify.keys import problem_digest, result_key, runtime_version
 from reward_api.verify.languages import COMPILED
 from reward_api.verify.plans import PARSE_LOCK, Plan, plan_tests
@@ -118,6 +123,8 @@ class Verifier:
         self.artifacts = ArtifactCache(self.settings.artifact_cache_mb << 20)
         """Compiled stdio builds by content hash (program, toolchain, flags): a program seen
         again (another problem, a retry) is not compiled again."""
+        self._checker_pools: dict[str, CellPool] = {}
+        """Cells that run problems' checkers only, one pool per checker language."""
         self._executor = ThreadPoolExecutor(self.settings.workers, thread_name_prefix="verify")
         self.stage_seconds: dict[str, float] = defaultdict(float)
         self._stats_lock = threading.Lock()
@@ -126,6 +133,8 @@ class Verifier:
         """Compiled-language builds the runners compiled (one per program, and per assert test)."""
         self.runtime = runtime_version(self.settings.sandbox)
         """Part of every result key (``reward_api.verify.keys``)."""
+        self.checkers = Checkers(self.checker_pool, self.artifacts, self.runtime,
+                                 self.settings.compile_time_s)  # fmt: skip
 
     def __enter__(self) -> Verifier:
         return self
@@ -138,9 +147,10 @@ class Verifier:
         self.pool.close()
         self.judges.close()
         with self._pools_lock:
-            for pool in self._language_pools.values():
+            for pool in [*self._language_pools.values(), *self._checker_pools.values()]:
                 pool.close()
             self._language_pools.clear()
+            self._checker_pools.clear()
 
     def language_pool(self, language: str) -> CellPool:
         """The warm cells of a compiled language (started as samples need them)."""
@@ -151,6 +161,26 @@ class Verifier:
                 pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
                 self._language_pools[language] = pool
             return pool
+
+    def checker_pool(self, language: str) -> CellPool:
+        """The cells that run checkers in ``language`` (python, or a compiled language): the
+        language's root or image, but never a cell that runs candidate programs."""
+        with self._pools_lock:
+            pool = self._checker_pools.get(language)
+            if pool is None:
+                policy = self._policy
+                if language in COMPILED:
+                    policy = self.settings.language_policy(self._policy, language)
+                pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+                self._checker_pools[language] = pool
+            return pool
+
+    def _check(self, problem: Problem, unit: _Work, checks: list[Check]) -> dict[int, TestResult]:
+        """The checker's verdicts of the stdio tests whose program ran to its end."""
+        if problem.checker is None or not checks:
+            return {}
+        with self._stage("check"):
+            return self.checkers.check(problem, checks, bool(unit.reward.stop_on_first_failure))
 
     @contextmanager
     def _stage(self, name: str) -> Iterator[None]:
@@ -295,6 +325,8 @@ class Verifier:
                 break
             except SandboxError as exc:
                 last_error = str(exc)
+            except ProblemFault as exc:  # the problem's own fault: reported, never retried
+                return sandbox_error_result(problem.id, None, str(exc), total=len(indices))
         else:
             return sandbox_error_result(problem.id, None, last_error, total=len(indices))
         passed = sum(t.verdict == Verdict.accepted for t in tests)
@@ -373,9 +405,13 @@ class Verifier:
             if not isinstance(reports, list) or len(reports) > len(plans):
                 raise SandboxError("runner answered with a malformed report")
             oom = _mark_after_sample(cell, answer, reports)
+        reports = [rep if isinstance(rep, dict) else {} for rep in reports]
+        checks = [Check(plans[k].index, str(rep.get("stdout", ""))) for k, rep in enumerate(reports)
+                  if plans[k].kind == "stdio" and ran_to_end(rep, oom)]  # fmt: skip
+        checked = self._check(problem, unit, checks)
         with self._stage("grade"):
             tests = [
-                grade(problem, plans[i], rep if isinstance(rep, dict) else {}, oom, outcomes.get(i))
+                grade(problem, plans[i], rep, oom, outcomes.get(i), checked.get(plans[i].index))
                 for i, rep in enumerate(reports)
             ]
             for _p in plans[len(reports) :]:
@@ -440,6 +476,11 @@ class Verifier:
             packed = b.pop("artifact", None) if isinstance(b, dict) else None
             if key is not None and isinstance(packed, list) and b.get("ok"):
                 self.artifacts.put(key, packed)
+        reports = [rep if isinstance(rep, dict) else {} for rep in reports]
+        checks = [Check(indices[k], str(rep.get("stdout", ""))) for k, rep in enumerate(reports)
+                  if isinstance(problem.tests[indices[k]], StdioTest)
+                  and ran_to_end(rep, oom, python=False)]  # fmt: skip
+        checked = self._check(problem, unit, checks)
         with self._stats_lock:
             self.stage_seconds["compile"] += sum(
                 float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
@@ -455,7 +496,7 @@ class Verifier:
                 b = which[k]
                 build = builds[b] if isinstance(builds[b], dict) else {}
                 tests.append(languages.grade_compiled(
-                    problem, indices[k], units[b], rep if isinstance(rep, dict) else {}, build, oom
+                    problem, indices[k], units[b], rep, build, oom, checked.get(indices[k])
                 ))  # fmt: skip
             for _ in indices[len(reports) :]:
                 tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))

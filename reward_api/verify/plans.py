@@ -33,17 +33,12 @@ import builtins
 import functools
 import json
 import sys
-import threading
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from reward_api.sandbox.runner import Encoder
-from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest
+from reward_api.schemas import PARSE_LOCK, AssertTest, CallTest, Problem, StdioTest
 
-# CPython 3.11's AST constructor keeps a recursion-depth counter that concurrent parses can
-# corrupt ("SystemError: AST constructor recursion depth mismatch"); host-side parsing and
-# compiling of programs and tests goes through this lock.
-PARSE_LOCK = threading.Lock()
 PlanKind = Literal["stdio", "call", "checked", "judge"]
 CheckOp = Literal["==", "!=", "is", "is not", "truthy", "falsy"]
 _BUILTINS = frozenset(dir(builtins))
