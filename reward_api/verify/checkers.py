@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reward_api.errors import ProblemFault, SandboxError
-from reward_api.sandbox import CellPool
+from reward_api.sandbox import Cell, CellPool
 from reward_api.schemas import Checker, Problem, StdioTest, TestResult, Verdict
 from reward_api.verify import languages
 from reward_api.verify.grading import clean_text
@@ -105,7 +105,13 @@ class Check:
     output: str
 
 
-_FAILED = "failed"
+@dataclass
+class _Lease:
+    """A checker cell for one sample's checks; ``spoiled``: a check hit a limit or left an
+    anomaly, so the cell is recycled when the lease ends (not before its control runs)."""
+
+    cell: Cell
+    spoiled: bool = False
 
 
 def _b64(text: str) -> str:
@@ -132,7 +138,11 @@ class Checkers:
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
         self.checks_run = 0
+        """Checker runs (checks and control runs)."""
+        self.requests = 0
+        """Requests to checker cells (one per sample, unless its files need more)."""
         self.compiles = 0
+        """Checker builds compiled (not unpacked from the artifact cache)."""
 
     def check(self, problem: Problem, checks: list[Check], stop: bool) -> dict[int, TestResult]:
         """The verdict of each check, by test index (``skipped`` after a rejection when
@@ -173,31 +183,44 @@ class Checkers:
                 continue
             items.append((c.index, files))
         pool = self.pool_for(pool_language(problem.checker))
-        failed: dict[int, str] = {}
         with pool.lease() as cell:
             cell.prepare(max(CHECK_MEMORY_MB, languages.COMPILE_CELL_MB))
-            rejected = False
-            for group in _groups(items):
-                if stop and rejected:
-                    break
-                reports = self._request(cell, problem, spec, key, group, time_s, stop)
-                for (index, _files), rep in zip(group, reports, strict=False):
-                    verdict = self._verdict(problem.checker, rep)
-                    if isinstance(verdict, str):
-                        failed[index] = verdict
-                    else:
-                        out[index] = verdict
-                    rejected |= not (isinstance(verdict, TestResult) and
-                                     verdict.verdict == Verdict.accepted)  # fmt: skip
-            if failed:
-                self._control(cell, problem, spec, key, items, failed, time_s, out)
+            lease = _Lease(cell)
+            try:
+                self._checks(lease, problem, spec, key, items, time_s, stop, out)
+            finally:
+                cell.broken |= lease.spoiled
         for c in checks:
             out.setdefault(c.index, TestResult(verdict=Verdict.skipped,
                                                detail="after a decisive failure"))  # fmt: skip
         return out
 
+    def _checks(
+        self, lease: _Lease, problem: Problem, spec: dict[str, Any], key: str,
+        items: list[tuple[int, dict[str, str]]], time_s: float, stop: bool,
+        out: dict[int, TestResult],
+    ) -> None:  # fmt: skip
+        """Every check of a sample, then the control runs of those the checker failed."""
+        assert problem.checker is not None
+        failed: dict[int, str] = {}
+        rejected = False
+        for group in _groups(items):
+            if stop and rejected:
+                break
+            reports = self._request(lease, problem, spec, key, group, time_s, stop)
+            for (index, _files), rep in zip(group, reports, strict=False):
+                verdict = self._verdict(problem.checker, rep)
+                if isinstance(verdict, str):
+                    failed[index] = verdict
+                else:
+                    out[index] = verdict
+                rejected |= not (isinstance(verdict, TestResult) and
+                                 verdict.verdict == Verdict.accepted)  # fmt: skip
+        if failed:
+            self._control(lease, problem, spec, key, items, failed, time_s, out)
+
     def _control(
-        self, cell: Any, problem: Problem, spec: dict[str, Any], key: str,
+        self, lease: _Lease, problem: Problem, spec: dict[str, Any], key: str,
         items: list[tuple[int, dict[str, str]]], failed: dict[int, str], time_s: float,
         out: dict[int, TestResult],
     ) -> None:  # fmt: skip
@@ -205,7 +228,7 @@ class Checkers:
         assert problem.checker is not None
         group = [(i, {**f, FILES[1]: f[FILES[2]]}) for i, f in items if i in failed]
         for part in _groups(group):
-            reports = self._request(cell, problem, spec, key, part, time_s, stop=False)
+            reports = self._request(lease, problem, spec, key, part, time_s, stop=False)
             if len(reports) != len(part):
                 raise SandboxError("the checker cell answered fewer control runs than asked")
             for (index, _f), rep in zip(part, reports, strict=True):
@@ -224,7 +247,7 @@ class Checkers:
                 )
 
     def _request(
-        self, cell: Any, problem: Problem, spec: dict[str, Any], key: str,
+        self, lease: _Lease, problem: Problem, spec: dict[str, Any], key: str,
         group: list[tuple[int, dict[str, str]]], time_s: float, stop: bool,
     ) -> list[dict[str, Any]]:  # fmt: skip
         """One ``sample`` request of checks; the reports, one per check that ran."""
@@ -240,6 +263,7 @@ class Checkers:
                    "memory_mb": CHECK_MEMORY_MB, "max_output_bytes": CHECK_OUTPUT_BYTES,
                    "stop_on_first_failure": stop}  # fmt: skip
         budget = (self.compile_time_s + 5.0) + (time_s + 2.0) * len(tests) + 30.0
+        cell = lease.cell
         answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
         reports, builds = answer.get("tests"), answer.get("builds")
         if (not isinstance(reports, list) or len(reports) > len(tests)
@@ -249,11 +273,12 @@ class Checkers:
         if answer.get("anomaly") or any(
             isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
         ):
-            cell.broken = True  # recycled once this lease ends
+            lease.spoiled = True  # recycled once this lease ends (a control run may follow)
         b = builds[0]
         packed = b.pop("artifact", None)
         with self._lock:
             self.checks_run += len(reports)
+            self.requests += 1
             self.compiles += 0 if b.get("cached") else 1
         if not b.get("ok"):
             if b.get("limit") or b.get("signal") is not None:
