@@ -23,7 +23,10 @@ candidate's child that runners and host forward without parsing. Ops:
   the runner emits ``{"ev": "serving", "test": i}``, the judge's requests reach the child
   (over a socket the host passed on the fd channel when ``peer``, else as ``P`` frames
   the runner relays, one each way in turn), and the host's ``{"op": "end"}`` ends the test;
-  a child that dies while serving is reported at once (``{"ev": "gone"}``). The answer,
+  a child that dies while serving is reported at once (``{"ev": "gone"}``). A ``stdio``
+  test with ``args`` and ``files`` (``{name: base64}``) is a problem's Python checker: its
+  child runs in a folder of its own holding those files, with ``sys.argv`` set to the
+  args (only in a checker cell, which never gets candidate code). The answer,
   ``{"ok": true, "tests": [...], "anomaly": ...}``, holds what each child did (exit
   status, stdout, raw replies): never a verdict against expected output, which this cell
   never sees.
@@ -1873,9 +1876,11 @@ def _child_main(job, test):
     if test.get("argv"):
         _exec(test)
     try:
-        os.chdir("/tmp")
+        os.chdir(test.get("cwd") or "/tmp")
         sys.set_int_max_str_digits(_INT_DIGITS)  # the program's Python, as plain Python's
         ns = _fresh_main()
+        if test.get("args"):  # a checker's INPUT OUTPUT ANSWER
+            sys.argv = ["checker.py", *(str(a) for a in test["args"])]
         _std_streams()
         setup = job.get("setup")
         if setup:
@@ -2527,33 +2532,48 @@ class _Builds:
             limits["memory_mb"] = int(job.get("memory_mb", 512)) + int(spec["as_extra_mb"])
         if spec.get("max_procs"):
             limits["max_procs"] = max(int(job.get("max_procs", 32)), int(spec["max_procs"]))
-        written = []
-        try:
-            for name, data in (test.get("files") or {}).items():
-                path = os.path.join(built["dir"], os.path.basename(str(name)))
-                written.append(path)
-                with open(path, "wb") as f:
-                    f.write(base64.b64decode(data, validate=True))
-        except (OSError, ValueError, TypeError) as exc:  # a full /tmp: the host decides
-            _remove(written)
-            return {"files_error": f"{type(exc).__name__}: {exc}"[:200], "clean": True,
-                    "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
-        try:
-            return _run_stdio(limits, t)
-        finally:
-            _remove(written)
+        return _with_files(built["dir"], test, lambda: _run_stdio(limits, t))
 
     def summary(self):
         keys = ("ok", "time_s", "output", "limit", "signal", "skipped", "cached", "artifact")
         return [{k: b.get(k) for k in keys} for b in self.done]
 
 
-def _remove(paths):
-    for path in paths:
+def _with_files(folder, test, run):
+    """``run()`` with the test's ``files`` (``{name: base64}``) written in ``folder``, and
+    deleted after it; a file that cannot be written (a full /tmp) is reported instead."""
+    written = []
+    try:
         try:
-            os.unlink(path)
+            for name, data in (test.get("files") or {}).items():
+                path = os.path.join(folder, os.path.basename(str(name)))
+                written.append(path)
+                with open(path, "wb") as f:
+                    f.write(base64.b64decode(data, validate=True))
+        except (OSError, ValueError, TypeError) as exc:  # the host decides whose fault
+            return {"files_error": f"{type(exc).__name__}: {exc}"[:200], "clean": True,
+                    "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
+        return run()
+    finally:
+        for path in written:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+
+
+def _run_checker(job, test, index):
+    """A Python program run with ``args`` and ``files`` (a problem's checker): forked from
+    this warm runner like any Python test, in a folder of its own that holds its files."""
+    folder = f"/tmp/.check-{index}-{os.urandom(6).hex()}"
+    os.mkdir(folder, 0o755)
+    try:
+        return _with_files(folder, test, lambda: _run_stdio(job, dict(test, cwd=folder)))
+    finally:
+        try:
+            os.rmdir(folder)
         except OSError:
-            pass
+            pass  # left for the wipe after the sample
 
 
 MAX_ARTIFACT_BYTES = 32 << 20
@@ -2645,6 +2665,8 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
             kept_clean &= callee.close()
         if kind == "stdio" and builds is not None and "build" in test:
             report = builds.run(job, test)
+        elif kind == "stdio" and test.get("files") is not None:
+            report = _run_checker(job, test, index)
         elif kind == "stdio":
             report = _run_stdio(job, test)
         elif kind == "calls":

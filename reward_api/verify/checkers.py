@@ -5,17 +5,19 @@ A problem with many valid answers (APPS, TACO, CodeContests) carries a ``checker
 (exit 0, within its limits) the candidate's stdout comes back to the host as usual; then
 the checker decides, instead of the problem's comparator:
 
-1. The checker is built once (``build_spec``): a compiled language by its recipe in
-   ``reward_api.verify.languages`` (C++ with ``testlib.h``, which the cpp root carries on
-   its include path), Python checked by ``py_compile`` and run by ``python3 -I``. The
-   artifact is cached on the host by content hash (``languages.artifact_key``), so the
-   next sample of the problem unpacks it; while one sample compiles a checker, the others
-   of the same checker wait for its artifact instead of compiling it again.
+1. A checker in a compiled language is built once (``build_spec``, its language's recipe
+   in ``reward_api.verify.languages``; C++ finds ``testlib.h`` on the cpp root's include
+   path). The artifact is cached on the host by content hash (``languages.artifact_key``),
+   so the next sample of the problem unpacks it; while one sample compiles a checker, the
+   others of the same checker wait for its artifact instead of compiling it again. A
+   Python checker needs no build: it was parsed when the problem was validated, and the
+   runner forks it from its warm interpreter like a program (no interpreter start per
+   check), with ``sys.argv`` set.
 2. All of a sample's checks run in one request to one cell of the checker's language,
    from the checker pool (``Verifier.checker_pool``): cells that run checkers only, never
    a candidate's program, and never the candidate's own cell (which is released before).
-   Each check is a fork and exec of the artifact as ``checker input.txt output.txt
-   answer.txt``, the three files written in the build's folder for that check alone
+   Each check is a fork (and exec of the artifact) as ``checker input.txt output.txt
+   answer.txt``, the three files written in its working folder for that check alone
    (base64 on the wire, so NUL bytes and binary output cross intact; invalid UTF-8 was
    already replaced by U+FFFD when the candidate's stdout was read).
 3. The candidate's output is untrusted data for the checker: each check runs under
@@ -75,8 +77,6 @@ FILES = ("input.txt", "output.txt", "answer.txt")
 REJECTS = {1: "wrong answer", 2: "presentation error", 4: "extra output",
            7: "partial score", 8: "unexpected end of output"}  # fmt: skip
 """testlib's exit codes that reject the output (the checker itself worked)."""
-PYTHON_COMPILE = ("python3", "-I", "-m", "py_compile", "checker.py")
-PYTHON_RUN = ("python3", "-I", "checker.py")
 _PY_EXCEPTION = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\b")
 MAX_BROKEN = 1024
 
@@ -87,11 +87,7 @@ def pool_language(checker: Checker) -> str:
 
 
 def build_spec(checker: Checker, compile_s: float) -> dict[str, Any]:
-    """The runner's build of a checker (``_Builds`` in runner.py)."""
-    if pool_language(checker) == "python":
-        return {"files": {"checker.py": checker.code}, "compile": list(PYTHON_COMPILE),
-                "run": list(PYTHON_RUN), "env": {}, "remove": [], "time_s": compile_s,
-                "memory_mb": languages.COMPILE_MEMORY_MB, "max_procs": 32}  # fmt: skip
+    """The runner's build of a checker in a compiled language (``_Builds`` in runner.py)."""
     unit = languages.stdio_unit(checker.language, checker.code)
     return languages.build_spec(unit, CHECK_MEMORY_MB, compile_s)
 
@@ -150,6 +146,8 @@ class Checkers:
         checker = problem.checker
         if checker is None or not checks:
             return {}
+        if pool_language(checker) == "python":  # forked from the warm runner: no build
+            return self._session(problem, None, None, checks, stop)
         spec = build_spec(checker, self.compile_time_s)
         key = languages.artifact_key(spec, self.runtime)
         if key in self._broken:
@@ -164,7 +162,12 @@ class Checkers:
 
     # ------------------------------------------------------------------ one lease
     def _session(
-        self, problem: Problem, spec: dict[str, Any], key: str, checks: list[Check], stop: bool
+        self,
+        problem: Problem,
+        spec: dict[str, Any] | None,
+        key: str | None,
+        checks: list[Check],
+        stop: bool,
     ) -> dict[int, TestResult]:
         assert problem.checker is not None
         time_s = max(CHECK_TIME_S, problem.limits.time_s)
@@ -196,7 +199,7 @@ class Checkers:
         return out
 
     def _checks(
-        self, lease: _Lease, problem: Problem, spec: dict[str, Any], key: str,
+        self, lease: _Lease, problem: Problem, spec: dict[str, Any] | None, key: str | None,
         items: list[tuple[int, dict[str, str]]], time_s: float, stop: bool,
         out: dict[int, TestResult],
     ) -> None:  # fmt: skip
@@ -220,7 +223,7 @@ class Checkers:
             self._control(lease, problem, spec, key, items, failed, time_s, out)
 
     def _control(
-        self, lease: _Lease, problem: Problem, spec: dict[str, Any], key: str,
+        self, lease: _Lease, problem: Problem, spec: dict[str, Any] | None, key: str | None,
         items: list[tuple[int, dict[str, str]]], failed: dict[int, str], time_s: float,
         out: dict[int, TestResult],
     ) -> None:  # fmt: skip
@@ -247,39 +250,57 @@ class Checkers:
                 )
 
     def _request(
-        self, lease: _Lease, problem: Problem, spec: dict[str, Any], key: str,
+        self, lease: _Lease, problem: Problem, spec: dict[str, Any] | None, key: str | None,
         group: list[tuple[int, dict[str, str]]], time_s: float, stop: bool,
     ) -> list[dict[str, Any]]:  # fmt: skip
         """One ``sample`` request of checks; the reports, one per check that ran."""
-        build = dict(spec)
-        cached = self.artifacts.get(key)
-        if cached is not None:
-            build["artifact"] = cached
+        assert problem.checker is not None
+        tests: list[dict[str, Any]] = [{"kind": "stdio", "args": list(FILES), "files": files}
+                                       for _i, files in group]  # fmt: skip
+        request: dict[str, Any] = {
+            "op": "sample", "tests": tests, "time_s": time_s, "memory_mb": CHECK_MEMORY_MB,
+            "max_output_bytes": CHECK_OUTPUT_BYTES, "stop_on_first_failure": stop,
+        }  # fmt: skip
+        budget = (time_s + 2.0) * len(tests) + 30.0
+        if spec is None:  # python: the runner forks the checker as it forks programs
+            request.update(program=problem.checker.code, setup=None)
         else:
-            build["return_artifact"] = True
-        tests = [{"kind": "stdio", "build": 0, "args": list(FILES), "files": files}
-                 for _i, files in group]  # fmt: skip
-        request = {"op": "sample", "builds": [build], "tests": tests, "time_s": time_s,
-                   "memory_mb": CHECK_MEMORY_MB, "max_output_bytes": CHECK_OUTPUT_BYTES,
-                   "stop_on_first_failure": stop}  # fmt: skip
-        budget = (self.compile_time_s + 5.0) + (time_s + 2.0) * len(tests) + 30.0
+            build = dict(spec)
+            cached = self.artifacts.get(key)
+            if cached is not None:
+                build["artifact"] = cached
+            else:
+                build["return_artifact"] = True
+            request["builds"] = [build]
+            for t in tests:
+                t["build"] = 0
+            budget += self.compile_time_s + 5.0
         cell = lease.cell
         answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
         reports, builds = answer.get("tests"), answer.get("builds")
-        if (not isinstance(reports, list) or len(reports) > len(tests)
-                or not isinstance(builds, list) or len(builds) != 1
-                or not isinstance(builds[0], dict)):  # fmt: skip
+        if not isinstance(reports, list) or len(reports) > len(tests):
             raise SandboxError("the checker cell answered with a malformed report")
+        if spec is not None and (not isinstance(builds, list) or len(builds) != 1
+                                 or not isinstance(builds[0], dict)):  # fmt: skip
+            raise SandboxError("the checker cell answered with a malformed build report")
         if answer.get("anomaly") or any(
             isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports
         ):
             lease.spoiled = True  # recycled once this lease ends (a control run may follow)
-        b = builds[0]
-        packed = b.pop("artifact", None)
         with self._lock:
             self.checks_run += len(reports)
             self.requests += 1
-            self.compiles += 0 if b.get("cached") else 1
+        if spec is not None:
+            assert isinstance(builds, list) and key is not None
+            self._built(key, builds[0])
+        return [r if isinstance(r, dict) else {} for r in reports]
+
+    def _built(self, key: str, b: dict[str, Any]) -> None:
+        """Keep a compiled checker's artifact, or raise ``ProblemFault`` when it did not compile."""
+        packed = b.pop("artifact", None)
+        if not b.get("cached"):
+            with self._lock:
+                self.compiles += 1
         if not b.get("ok"):
             if b.get("limit") or b.get("signal") is not None:
                 raise ProblemFault("the problem's checker did not compile within its limits "
@@ -292,7 +313,6 @@ class Checkers:
             raise ProblemFault(reason)
         if isinstance(packed, list):
             self.artifacts.put(key, packed)
-        return [r if isinstance(r, dict) else {} for r in reports]
 
     @staticmethod
     def _verdict(checker: Checker, rep: dict[str, Any]) -> TestResult | str:
