@@ -168,3 +168,13 @@ def _metric(url: str, name: str) -> float:
         if line.startswith(name + " "):
             return float(line.split()[-1])
     return 0.0
+
+
+def test_a_problem_with_a_bad_checker_gets_422_naming_the_field(embedded: str) -> None:
+    tests = [{"type": "stdio", "input": "", "output": "1"}]
+    for checker, why in (({"language": "cobol", "code": "x"}, "unsupported checker language"),
+                         ({"language": "python", "code": "def ("}, "does not compile")):  # fmt: skip
+        bad = {"id": "chk", "tests": tests, "checker": checker}
+        r = httpx.post(embedded + "/v1/problems", json={"problems": [bad]}, headers=auth())
+        assert r.status_code == 422, r.text
+        assert "checker" in r.json()["message"] and why in r.json()["message"]
