@@ -319,3 +319,99 @@ def test_the_checker_runs_in_a_cell_that_holds_nothing_of_the_candidate(
 def test_a_checker_in_a_compiled_language_gets_its_own_pool(verifier: Verifier) -> None:
     _needs("cpp")
     assert verifier.checker_pool("cpp") is not verifier.language_pool("cpp")
+
+
+# the a + b checker in every other language a checker may be written in
+SUM_IN = {
+    "c": r"""
+#include <stdio.h>
+int main(int argc, char **argv) {
+  FILE *in = fopen(argv[1], "r"), *out = fopen(argv[2], "r");
+  long long a, b, x, y; char more[2];
+  if (!in || !out || fscanf(in, "%lld %lld", &a, &b) != 2) return 3;
+  if (fscanf(out, "%lld %lld", &x, &y) != 2 || fscanf(out, "%1s", more) == 1) return 2;
+  return x >= 0 && y >= 0 && x + y == a + b ? 0 : 1;
+}
+""",
+    "java": """
+import java.nio.file.*;
+public class Check {
+  public static void main(String[] args) throws Exception {
+    String[] in = new String(Files.readAllBytes(Paths.get(args[0]))).trim().split("\\\\s+");
+    String[] out = new String(Files.readAllBytes(Paths.get(args[1]))).trim().split("\\\\s+");
+    if (out.length != 2) System.exit(2);
+    long x, y;
+    try { x = Long.parseLong(out[0]); y = Long.parseLong(out[1]); }
+    catch (NumberFormatException e) { System.exit(2); return; }
+    long want = Long.parseLong(in[0]) + Long.parseLong(in[1]);
+    System.exit(x >= 0 && y >= 0 && x + y == want ? 0 : 1);
+  }
+}
+""",
+    "javascript": """
+const fs = require("fs");
+const [i, o] = process.argv.slice(2, 4).map((p) => fs.readFileSync(p, "utf8").trim().split(/\\s+/));
+if (o.length !== 2 || !o.every((t) => /^\\d{1,15}$/.test(t))) process.exit(2);
+process.exit(Number(o[0]) + Number(o[1]) === Number(i[0]) + Number(i[1]) ? 0 : 1);
+""",
+    "typescript": """
+import * as fs from "fs";
+const read = (p: string): string[] => fs.readFileSync(p, "utf8").trim().split(/\\s+/);
+const i: string[] = read(process.argv[2]);
+const o: string[] = read(process.argv[3]);
+if (o.length !== 2 || !o.every((t: string) => /^\\d{1,15}$/.test(t))) process.exit(2);
+process.exit(Number(o[0]) + Number(o[1]) === Number(i[0]) + Number(i[1]) ? 0 : 1);
+""",
+    "go": """
+package main
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+func main() {
+	in, _ := os.ReadFile(os.Args[1])
+	out, _ := os.ReadFile(os.Args[2])
+	a, o := strings.Fields(string(in)), strings.Fields(string(out))
+	if len(o) != 2 {
+		os.Exit(2)
+	}
+	x, e1 := strconv.ParseInt(o[0], 10, 64)
+	y, e2 := strconv.ParseInt(o[1], 10, 64)
+	if e1 != nil || e2 != nil || x < 0 || y < 0 {
+		os.Exit(2)
+	}
+	p, _ := strconv.ParseInt(a[0], 10, 64)
+	q, _ := strconv.ParseInt(a[1], 10, 64)
+	if x+y == p+q {
+		os.Exit(0)
+	}
+	os.Exit(1)
+}
+""",
+    "rust": """
+use std::process::exit;
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let input = std::fs::read_to_string(&args[1]).unwrap();
+    let output = String::from_utf8_lossy(&std::fs::read(&args[2]).unwrap()).to_string();
+    let i: Vec<i64> = input.split_whitespace().map(|t| t.parse().unwrap()).collect();
+    let o: Vec<&str> = output.split_whitespace().collect();
+    if o.len() != 2 { exit(2) }
+    let x: i64 = match o[0].parse() { Ok(v) => v, Err(_) => exit(2) };
+    let y: i64 = match o[1].parse() { Ok(v) => v, Err(_) => exit(2) };
+    exit(if x >= 0 && y >= 0 && x + y == i[0] + i[1] { 0 } else { 1 })
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(SUM_IN))
+def test_a_checker_in_any_compiled_language_decides(verifier: Verifier, language: str) -> None:
+    _needs(language)
+    verdicts = _verdicts(verifier, _problem(SUM_IN[language], language),
+                         [SWAPPED, ALL_IN_FIRST, OFF_BY_ONE, "print('seven eight')"])  # fmt: skip
+    assert verdicts == [Verdict.accepted, Verdict.accepted, Verdict.wrong_answer,
+                        Verdict.wrong_answer]  # fmt: skip
