@@ -132,6 +132,8 @@ class Checkers:
         self._broken: dict[str, str] = {}
         """Checkers that did not compile, by artifact key: the reason."""
         self._locks: dict[str, threading.Lock] = {}
+        self._tried: set[str] = set()
+        """Checkers whose first compile was waited for (by artifact key)."""
         self._lock = threading.Lock()
         self.checks_run = 0
         """Checker runs (checks and control runs)."""
@@ -152,12 +154,23 @@ class Checkers:
         key = languages.artifact_key(spec, self.runtime)
         if key in self._broken:
             raise ProblemFault(self._broken[key])
-        if self.artifacts.get(key) is None:
+        if key not in self.artifacts and key not in self._tried:
             with self._lock:
                 lock = self._locks.setdefault(key, threading.Lock())
             with lock:  # the first sample of a checker compiles it; the others wait for it
-                if self.artifacts.get(key) is None:
-                    return self._session(problem, spec, key, checks, stop)
+                if key in self._broken:
+                    raise ProblemFault(self._broken[key])
+                if key not in self.artifacts and key not in self._tried:
+                    try:
+                        return self._session(problem, spec, key, checks, stop)
+                    finally:
+                        with self._lock:
+                            # waited for once: an artifact the cache cannot keep (too big,
+                            # or a cache of 0 MiB) is then compiled by each sample, in parallel
+                            if len(self._tried) >= MAX_BROKEN:
+                                self._tried.clear()
+                            self._tried.add(key)
+                            self._locks.pop(key, None)
         return self._session(problem, spec, key, checks, stop)
 
     # ------------------------------------------------------------------ one lease

@@ -603,6 +603,10 @@ class ArtifactCache:
         self._lock = threading.Lock()
         self.hits = 0
 
+    def __contains__(self, key: str) -> bool:
+        with self._lock:
+            return key in self._items
+
     def get(self, key: str | None) -> list[Any] | None:
         with self._lock:
             item = self._items.get(key) if key else None

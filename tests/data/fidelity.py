@@ -34,6 +34,7 @@ SHARED_FILES = {
 }
 
 # Problem id -> why its reference fails its own tests (checked by hand, not a converter bug).
+# With a checker attached they pass (tests/verify/test_checker_apps.py, checkers/ beside it).
 _ANY_VALID = "several outputs are valid and APPS ships no checker; the reference prints another"
 KNOWN_BROKEN: dict[str, str] = {
     "apps/33": _ANY_VALID,
