@@ -312,6 +312,19 @@ class Result(_Model):
     )
 
 
+PROBLEM_FAULT = "problem fault: "
+"""How the ``error`` of a ``sandbox_error`` opens when the problem itself is broken (its
+checker does not compile, or fails on a test's own answer): no retry can help, so the
+drop-in endpoints answer 422 for it instead of asking to retry."""
+
+
+def is_problem_fault(result: Result) -> bool:
+    """Whether a result is a broken problem's ``sandbox_error`` (``PROBLEM_FAULT``)."""
+    return result.verdict is Verdict.sandbox_error and (result.error or "").startswith(
+        PROBLEM_FAULT
+    )
+
+
 def sandbox_error_result(
     problem_id: str, sample_id: str | None, error: str, total: int = 0
 ) -> Result:

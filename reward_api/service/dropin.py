@@ -48,7 +48,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from reward_api.schemas import Problem, Result, Sample, Verdict, canonical_language
+from reward_api.schemas import (
+    Problem,
+    Result,
+    Sample,
+    Verdict,
+    canonical_language,
+    is_problem_fault,
+)
 from reward_api.service.deps import CompatCallerDep, GatewayDep
 from reward_api.service.http import ApiError, RewardItem, error_response
 from reward_api.service.problem_store import Entry, find
@@ -315,6 +322,10 @@ async def openrlhf(body: OpenRLHFRequest, gw: GatewayDep, who: CompatCallerDep) 
     results: list[Result] = []
     for start in range(0, n, gw.settings.max_batch):
         results += await gw.score(pairs[start : start + gw.settings.max_batch], None)
+    broken = next((i for i, r in enumerate(results) if is_problem_fault(r)), None)
+    if broken is not None:  # a retry would fail the same way: bad input, not our fault
+        raise ApiError(422, f"labels.{broken}: the problem cannot be judged: "
+                            f"{results[broken].error}")  # fmt: skip
     if any(r.reward is None for r in results):
         return error_response(
             503, "sandbox infrastructure failed; retry", retry_after_s=gw.settings.retry_after_s
@@ -432,6 +443,8 @@ async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> A
     else:
         item = _item("id", problem_id=str(body.id), completion=body.completion)
     (result,) = await gw.score(await gw.resolve([item], field="id"), None)
+    if is_problem_fault(result):  # bad input found by running it: no retry can help
+        raise ApiError(422, f"the problem cannot be judged: {result.error}")
     if result.verdict is Verdict.sandbox_error:
         return error_response(500, f"sandbox infrastructure failed: {result.error}")
     return eval_result(body.id, body.completion, result)

@@ -39,6 +39,7 @@ from typing import Any
 from reward_api.errors import InfrastructureError, ProblemFault, SandboxBusy, SandboxError
 from reward_api.sandbox import Cell, CellPool, open_pool
 from reward_api.schemas import (
+    PROBLEM_FAULT,
     AssertTest,
     Problem,
     Result,
@@ -326,7 +327,8 @@ class Verifier:
             except SandboxError as exc:
                 last_error = str(exc)
             except ProblemFault as exc:  # the problem's own fault: reported, never retried
-                return sandbox_error_result(problem.id, None, str(exc), total=len(indices))
+                error = PROBLEM_FAULT + str(exc)
+                return sandbox_error_result(problem.id, None, error, total=len(indices))
         else:
             return sandbox_error_result(problem.id, None, last_error, total=len(indices))
         passed = sum(t.verdict == Verdict.accepted for t in tests)

@@ -173,3 +173,29 @@ def test_submit_judges_a_cpp_problem_given_inline(embedded: str) -> None:
         r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
         assert r.status_code == 200, r.text
         assert r.json()["accepted"] is accepted, r.json()
+
+
+def test_a_problem_whose_checker_is_broken_is_a_422_not_a_retry(embedded: str) -> None:
+    # the checker fails on every output, the test's own answer included: the problem's fault
+    problem = {"id": "inline-broken-checker", "tests": ADD["tests"],
+               "checker": {"language": "python", "code": "import sys\nsys.exit(3)\n"}}  # fmt: skip
+    body = {"id": problem["id"], "completion": f"```python\n{ADD_OK}\n```",
+            "config": {"provided_data": {"problem": problem}}}  # fmt: skip
+    r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
+    assert r.status_code == 422 and "checker fails on the answer" in r.text, r.text
+    r = _openrlhf(embedded, {"query": [ADD_OK], "labels": [problem]})
+    assert r.status_code == 422 and "labels.0" in r.text, r.text
+
+
+def test_submit_judges_with_the_problems_checker(embedded: str) -> None:
+    # any output with the right sum of its tokens is an answer
+    checker = ("import sys\nget = lambda i: sum(map(int, open(sys.argv[i]).read().split()))\n"
+               "sys.exit(0 if get(2) == get(3) else 1)\n")  # fmt: skip
+    problem = {"id": "inline-checker", "tests": [{"type": "stdio", "input": "", "output": "5"}],
+               "checker": {"language": "python", "code": checker}}  # fmt: skip
+    for code, accepted in (("print(2, 3)", True), ("print(2, 2)", False)):
+        body = {"id": problem["id"], "completion": f"```python\n{code}\n```",
+                "config": {"provided_data": {"problem": problem}}}  # fmt: skip
+        r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
+        assert r.status_code == 200, r.text
+        assert r.json()["accepted"] is accepted, r.json()
