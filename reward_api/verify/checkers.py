@@ -151,7 +151,9 @@ class Checkers:
         if pool_language(checker) == "python":  # forked from the warm runner: no build
             return self._session(problem, None, None, checks, stop)
         spec = build_spec(checker, self.compile_time_s)
-        key = languages.artifact_key(spec, self.runtime)
+        # its own namespace: a candidate that submits the checker's source never shares
+        # its artifact (built in a candidate cell) with the checker
+        key = languages.artifact_key(spec, f"{self.runtime}/checker")
         if key in self._broken:
             raise ProblemFault(self._broken[key])
         if key not in self.artifacts and key not in self._tried:

@@ -415,3 +415,15 @@ def test_a_checker_in_any_compiled_language_decides(verifier: Verifier, language
                          [SWAPPED, ALL_IN_FIRST, OFF_BY_ONE, "print('seven eight')"])  # fmt: skip
     assert verdicts == [Verdict.accepted, Verdict.accepted, Verdict.wrong_answer,
                         Verdict.wrong_answer]  # fmt: skip
+
+
+def test_a_candidate_that_submits_the_checkers_source_never_shares_its_artifact(
+    verifier: Verifier,
+) -> None:
+    _needs("cpp")
+    source = SUM_TESTLIB + "// a candidate's copy\n"
+    as_candidate = {"language": "cpp", "tests": TESTS}
+    run(verifier, as_candidate, source)  # compiled in a candidate cell, artifact cached
+    compiles = verifier.checkers.compiles
+    assert run(verifier, _problem(source, "cpp"), SWAPPED).verdict == Verdict.accepted
+    assert verifier.checkers.compiles == compiles + 1  # built again, in a checker cell
