@@ -70,6 +70,7 @@ from signal import SIGABRT
 from typing import Any
 
 from reward_api.schemas import AssertTest, Problem, StdioTest, TestResult, Verdict
+from reward_api.verify import compiled_eq
 from reward_api.verify.comparators import comparator
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
@@ -193,12 +194,13 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     nonce = secrets.token_hex(16)
     if language in ("c", "cpp"):
         cpp = language == "cpp"
-        files = {RECIPES[language].source: _c_unit(program, test, cpp),
+        files = {RECIPES[language].source: _c_unit(program, test, cpp, nonce),
                  f"harness.{'cpp' if cpp else 'c'}": _c_harness(nonce, cpp)}  # fmt: skip
         return Unit(language, files, RECIPES[language].run, nonce)
     if language == "java":
-        harness = f"__CrHarness{nonce}"
-        source = f"{program}\n\n{test}\n\n{_java_harness(harness, nonce)}"
+        harness, eq = f"__CrHarness{nonce}", f"__CrEq{nonce}"
+        test = compiled_eq.rewrite_java_equals(test, eq)
+        source = f"{program}\n\n{test}\n\n{_java_harness(harness, nonce)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce)
     if language in ("javascript", "typescript"):
         source = _js_unit(program, test, nonce)
@@ -289,11 +291,15 @@ def defined_macros(program: str) -> set[str]:
     return set(_DEFINE.findall(_SPLICE.sub("", program)))
 
 
-def _c_unit(program: str, test: str, cpp: bool) -> str:
-    """The program and the test unchanged, with the program's macros undefined between
-    them: the same tokens as plain execution's unit, so the same code (even where a
-    program's undefined behaviour makes the code depend on the unit's layout)."""
+def _c_unit(program: str, test: str, cpp: bool, nonce: str) -> str:
+    """The program unchanged, then the program's macros undefined, then (C++) the trusted
+    equality of ``compiled_eq`` and the test with its ``==`` and ``!=`` rewritten to it:
+    the program compiles to the same code as in plain execution's unit (even where its
+    undefined behaviour makes the code depend on the unit's layout)."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
+    if cpp:
+        ns = f"__cr_eq_{nonce}"
+        test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
