@@ -75,7 +75,7 @@ _PREFIX_WORDS = {"sizeof", "alignof", "new", "delete", "typeid", "not", "compl"}
 
 
 class _Tok:
-    __slots__ = ("kind", "text", "start", "end", "match")
+    __slots__ = ("end", "kind", "match", "start", "text")
 
     def __init__(self, kind: str, text: str, start: int, end: int) -> None:
         self.kind, self.text, self.start, self.end = kind, text, start, end
@@ -194,8 +194,10 @@ def _right(toks: list[_Tok], k: int) -> int | None:
         if t.text in _OPEN:
             if t.match < 0:
                 return None
-            if t.text == "{" and last is not None and not (
-                toks[last].kind == "id" or toks[last].text == ">"
+            if (
+                t.text == "{"
+                and last is not None
+                and not (toks[last].kind == "id" or toks[last].text == ">")
             ):
                 break
             last, i = t.match, t.match + 1
@@ -224,10 +226,8 @@ def rewrite_cpp_equalities(code: str, ns: str) -> str:
         edits += [(toks[lo].start, 0, prefix), (t.start, 1, ","), (toks[hi].end, 2, ")")]
     out = code
     for pos, order, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        if order == 1:  # replace the operator (two characters) by a comma
-            out = out[:pos] + text + out[pos + 2 :]
-        else:
-            out = out[:pos] + text + out[pos:]
+        cut = pos + 2 if order == 1 else pos  # the operator (two characters) becomes a comma
+        out = out[:pos] + text + out[cut:]
     return out
 
 
@@ -427,7 +427,10 @@ def rewrite_java_equals(code: str, cls: str) -> str:
         if recv >= 0 and toks[recv].text == "Objects":
             qualified = recv >= 1 and toks[recv - 1].text == "."
             if not qualified or [x.text for x in toks[max(recv - 4, 0) : recv]] == [
-                "java", ".", "util", "."
+                "java",
+                ".",
+                "util",
+                ".",
             ]:
                 start = recv - 4 if qualified else recv
                 edits.append((toks[start].start, toks[k + 1].end, f"{cls}.eq("))
