@@ -577,3 +577,55 @@ final class NS {
     }
 }
 """
+
+
+# ------------------------------------------------------------------ Rust
+_RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+([A-Za-z_]\w*)")
+_RUST_ALIAS = re.compile(r"\btype\s+([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
+_RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
+_RUST_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def rust_own_return_type(program: str, test: str) -> str | None:
+    """Why the test's comparisons of this program's results cannot be trusted, if they
+    cannot: a function the test calls returns a type the program declares (or hides
+    behind ``impl Trait``), whose ``PartialEq`` the program writes, so ``assert_eq!`` would
+    ask the program whether its answer is right. Rust gives no way to compare such a value
+    from outside; the standard types a benchmark's signatures use cannot have their
+    ``PartialEq`` replaced (the orphan rule)."""
+    own = set(_RUST_TYPE_DECL.findall(program))
+    aliases = dict(_RUST_ALIAS.findall(program))
+    used = set(_RUST_WORD.findall(test))
+    for m in _RUST_FN.finditer(program):
+        if m.group(1) not in used:
+            continue
+        ret = _rust_return_type(program, m.end() - 1)
+        words, seen = set(_RUST_WORD.findall(ret)), set()
+        while aliases.keys() & (words - seen):  # an alias is what it names
+            for name in aliases.keys() & (words - seen):
+                seen.add(name)
+                words |= set(_RUST_WORD.findall(aliases[name]))
+        words -= seen
+        if "impl" in words or "dyn" in words or words & own or "Self" in words:
+            return (
+                f"`{m.group(1)}` returns `{ret.strip()}`, a type whose comparison the program "
+                "itself defines: a test cannot trust it"
+            )
+    return None
+
+
+def _rust_return_type(program: str, paren: int) -> str:
+    """The text between a function's parameter list (its ``(`` at ``paren``) and its body
+    or ``where`` clause: the return type after ``->``, or nothing."""
+    depth, i = 0, paren
+    while i < len(program):
+        if program[i] in "([":
+            depth += 1
+        elif program[i] in ")]":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    rest = program[i + 1 :]
+    m = re.match(r"\s*->(.*?)(?:\{|\bwhere\b|;)", rest, re.S)
+    return m.group(1) if m else ""

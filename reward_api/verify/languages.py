@@ -177,6 +177,8 @@ class Unit:
     run: tuple[str, ...]
     expect: str | None = None
     """For an assert test: exactly what the harness writes on the pass channel."""
+    untrusted: str | None = None
+    """Why a pass of this build's test cannot be trusted (it never becomes ``accepted``)."""
 
 
 # ------------------------------------------------------------------ assembly
@@ -215,7 +217,8 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     if language == "rust":
         source, names = _rust_unit(program, test, nonce)
         expect = "".join(f"{nonce} {n}\n" for n in sorted(names))
-        return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run, expect)
+        return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run, expect,
+                    compiled_eq.rust_own_return_type(program, test))  # fmt: skip
     raise ValueError(f"no build for language {language!r}")
 
 
@@ -479,4 +482,6 @@ def grade_compiled(
     if unit.expect is None or report.get("pass_channel") != unit.expect:
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s,
                           detail="the test did not run to its end")  # fmt: skip
+    if unit.untrusted:
+        return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail=unit.untrusted)
     return TestResult(verdict=Verdict.accepted, time_s=time_s)
