@@ -629,3 +629,101 @@ def _rust_return_type(program: str, paren: int) -> str:
     rest = program[i + 1 :]
     m = re.match(r"\s*->(.*?)(?:\{|\bwhere\b|;)", rest, re.S)
     return m.group(1) if m else ""
+
+
+# ------------------------------------------------------------------ JavaScript, TypeScript
+JS_PARAMS = ("require", "undefined", "NaN", "Infinity", "Object", "Array", "String", "Number",
+             "Boolean", "Symbol", "BigInt", "Map", "Set", "WeakMap", "WeakSet", "Promise",
+             "JSON", "Math", "Reflect", "Function", "Error", "TypeError", "RangeError",
+             "isNaN", "isFinite", "parseInt", "parseFloat", "console", "globalThis")  # fmt: skip
+"""The names the test's function takes as parameters, bound to the real ones: a program
+that declares its own ``JSON`` or ``Object`` at the top of the module shadows them for
+itself, not for the test."""
+_JS_IMPORT = re.compile(r"^[ \t]*import\b[^\n]*$", re.M)
+_JS_OWN_REQUIRE = re.compile(
+    r"(?:\bfunction\s*\*?\s*|\b(?:var|let|const|class)\s+|\bimport\s+)require\b"
+    r"|\brequire\s*=[^=]"
+)
+
+
+def split_imports(test: str) -> tuple[str, str]:
+    """A TypeScript test's single-line ``import`` declarations, and the rest."""
+    imports = "\n".join(m.group(0) for m in _JS_IMPORT.finditer(test))
+    return imports, _JS_IMPORT.sub("", test)
+
+
+def js_untrusted(program: str) -> str | None:
+    """A program that declares or assigns ``require`` itself: the test's ``require``
+    (TypeScript's compiled ``import``\ s, at the module's top level) would be the program's."""
+    if _JS_OWN_REQUIRE.search(program):
+        return "the program declares its own `require`, which the test's imports would call"
+    return None
+
+
+def js_prelude(nonce: str) -> str:
+    """``cr_pre.js``: freezes the assertion libraries and ``console`` (a failed
+    ``console.assert`` throws), makes the existing methods of the builtins the test may
+    compare with read-only (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
+    changes nothing), and defines ``__cr_run``, which runs the one function whose source
+    text is the unit's last ``__cr_run(...)`` argument (so the program cannot pass its own),
+    once, with the real builtins, and writes the nonce on fd 3 when it returned."""
+    return _JS_PRELUDE.replace("NONCE", nonce).replace(
+        "PARAMS", ", ".join(f"'{p}'" for p in JS_PARAMS)
+    )
+
+
+_JS_PRELUDE = r"""'use strict';
+(function () {
+  const fs = require('fs');
+  const path = require('path');
+  const write = fs.writeSync;
+  const main = fs.readFileSync(path.resolve(process.argv[1] || 'main.js'), 'utf8');
+  const freeze = (m) => {
+    try { const x = require(m); Object.freeze(x); if (x && x.strict) Object.freeze(x.strict); } catch (e) {}
+  };
+  ['assert', 'assert/strict', 'node:assert', 'lodash'].forEach(freeze);
+  Object.defineProperty(console, 'assert', { value: function (ok, ...m) {
+    if (!ok) { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });
+  Object.freeze(console);
+  const keep = (o, only, skip) => {
+    for (const k of Reflect.ownKeys(o)) {
+      if ((only && !only.includes(k)) || (skip && skip.includes(k))) continue;
+      const d = Object.getOwnPropertyDescriptor(o, k);
+      if (!d || !d.configurable) continue;
+      if ('value' in d) d.writable = false;
+      d.configurable = false;
+      try { Object.defineProperty(o, k, d); } catch (e) {}
+    }
+  };
+  [Array, Map, Set, WeakMap, WeakSet, Promise, String, Number, Boolean, Symbol, BigInt].forEach((C) => {
+    keep(C, null, ['prototype']);
+    keep(C.prototype, null, ['constructor']);  // subclasses assign their own constructor
+  });
+  keep(Object, null, ['prototype']);
+  keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+  keep(Function.prototype, ['call', 'apply', 'bind', 'toString']);
+  keep(JSON); keep(Math); keep(Reflect);
+  const names = [PARAMS];
+  keep(globalThis, names);
+  const real = { require: require, undefined: undefined, NaN: NaN, Infinity: Infinity };
+  for (const n of names) if (!(n in real)) real[n] = globalThis[n];
+  const args = names.map((n) => real[n]);
+  const text = Function.prototype.toString;
+  const apply = Reflect.apply;
+  const at = main.lastIndexOf('__cr_run(');
+  const end = main.lastIndexOf(')');
+  const expected = at < 0 || end < at ? null : main.slice(at + 9, end);
+  let ran = false;
+  Object.defineProperty(globalThis, '__cr_run', {
+    value: function (test) {
+      if (ran || typeof test !== 'function' || apply(text, test, []) !== expected) {
+        throw new Error('codereward: this is not the test');
+      }
+      ran = true;
+      apply(test, undefined, args);
+      write(3, 'NONCE');
+    },
+    writable: false, configurable: false, enumerable: false,
+  });
+})();
+"""

@@ -205,8 +205,9 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
         source = f"{program}\n\n{test}\n\n{_java_harness(harness, nonce)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce)
     if language in ("javascript", "typescript"):
-        source = _js_unit(program, test, nonce)
-        return Unit(language, {RECIPES[language].source: source}, RECIPES[language].run, nonce)
+        files = _js_unit(program, test, nonce, language == "typescript")
+        run = ("node", "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[1:])
+        return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program))
     if language == "go":
         if _GO_TEST_FN.search(test):
             return Unit("go-test", {"main_test.go": _go_test_unit(program, test, nonce)},
@@ -352,20 +353,22 @@ def _java_harness(name: str, nonce: str) -> str:
 
 
 # ------------------------------------------------------------------ JavaScript, TypeScript
-def _js_unit(program: str, test: str, nonce: str) -> str:
-    prelude = (
-        f"const __cr_done_{nonce} = (function () {{ const fs = require('fs'); const write = fs.writeSync;"
-        " const freeze = (m) => { try { const x = require(m); Object.freeze(x);"
-        " if (x && x.strict) Object.freeze(x.strict); } catch (e) {} };"
-        " ['assert', 'assert/strict', 'node:assert', 'lodash'].forEach(freeze);"
-        # a failed console.assert fails the test (Node's only prints)
-        " Object.defineProperty(console, 'assert', { value: function (ok, ...m) { if (!ok)"
-        " { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });"
-        " Object.freeze(console);"
-        " Object.defineProperty(globalThis, 'console', { value: console, writable: false, configurable: false });"
-        f" return function () {{ write(3, '{nonce}'); }}; }})();"
-    )
-    return f"{prelude}\n{program}\n\n{test}\n;__cr_done_{nonce}();\n"
+JS_PRELUDE = "cr_pre.js"
+"""The trusted prelude node loads (``-r``) before the unit: its own file, so nothing the
+program declares (hoisted ``function require``, ``var JSON``) reaches it."""
+
+
+def _js_unit(program: str, test: str, nonce: str, typescript: bool) -> dict[str, str]:
+    """The program, then the test as the body of a function handed to the prelude's
+    ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
+    reports on the pass channel when it returned. A TypeScript test's ``import`` lines
+    stay at the top level (where TypeScript requires them)."""
+    imports, body = compiled_eq.split_imports(test) if typescript else ("", test)
+    params = ", ".join(compiled_eq.JS_PARAMS)
+    declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
+    source = f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n{body}\n}});\n"
+    name = RECIPES["typescript" if typescript else "javascript"].source
+    return {name: source, JS_PRELUDE: compiled_eq.js_prelude(nonce)}
 
 
 # ------------------------------------------------------------------ Go
