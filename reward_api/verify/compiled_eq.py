@@ -654,7 +654,7 @@ def split_imports(test: str) -> tuple[str, str]:
 
 def js_untrusted(program: str) -> str | None:
     """A program that declares or assigns ``require`` itself: the test's ``require``
-    (TypeScript's compiled ``import``\ s, at the module's top level) would be the program's."""
+    (TypeScript's compiled imports, at the module's top level) would be the program's."""
     if _JS_OWN_REQUIRE.search(program):
         return "the program declares its own `require`, which the test's imports would call"
     return None
