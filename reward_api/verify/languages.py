@@ -35,21 +35,38 @@ Trust, per test type:
   ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
-  test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude that
-  runs before the program freezes ``assert``, ``assert/strict``, lodash and ``console`` and
-  keeps its own ``fs.writeSync``, so ``console.assert = ...`` or a patched assert or
-  lodash has no effect.
+  test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude in its
+  own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
+  hoists reaches it) freezes ``assert``, ``assert/strict``, lodash and ``console``, makes
+  the existing methods of the builtins read-only (``Array.prototype.every = ...``,
+  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing), and runs the test as
+  the body of a function whose parameters are the real ``require``, ``JSON``, ``Object``
+  and the other builtins (so ``var JSON = ...`` or a hoisted ``function require`` of the
+  program shadows them for the program only); it runs that function once, only if its
+  source text is the unit's, and reports when it returned.
+- Comparisons (``reward_api.verify.compiled_eq``): C++'s ``==``/``!=`` and Java's
+  ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
+  compares the standard library's types itself, so a global or ``std``-injected
+  ``operator==`` of the program, a returned type whose ``operator==`` accepts anything, or
+  a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing; Rust: a
+  function the test calls that returns a type the program declares (or ``impl Trait``)
+  makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
+  cannot be replaced); JavaScript/TypeScript: the builtins above, and a program that
+  declares or assigns ``require`` is untrusted (TypeScript's imports call the module's
+  ``require``).
 
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
-language with their own types. Not covered: a program that reads its own executable,
-source or memory (``/proc/self/exe``, ``arguments.callee``) to find the nonce and writes
-it itself; comparison operators the program overloads for the types the test compares
-(a C++ ``operator==`` for ``std::vector``, a Java ``equals`` on a returned object of the
-program's own class), which only lifting each comparison out of the process (as Python's
-judge does) would stop. Compile-time reads of host files see only the language's runtime
-root (the compile runs in the cell), and compile-time bombs end at the compile limits as
-``compile_error``.
+language with their own types; the comparisons are lifted to trusted code in that process,
+not out of it. Not covered: a program that reads its own executable, source or memory
+(``/proc/self/exe``, ``arguments.callee``, the unit's file) to find the nonce or the test
+and replays it; comparisons other than equality on containers (``<``) and comparisons
+inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
+not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
+Go has no operator overloading and testify compares by reflection (a lying
+``MarshalJSON`` cannot know the expected value). Compile-time reads of host files see
+only the language's runtime root (the compile runs in the cell), and compile-time bombs
+end at the compile limits as ``compile_error``.
 
 Speed: one compile per build (stdio tests share their program's build; a program seen
 again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
