@@ -19,6 +19,12 @@ answer and tries to make the test's comparison say yes anyway:
   ``function require`` or an assignment to ``require`` that hands the test a lodash whose
   ``isEqual`` says yes; calling the harness's ``__cr_run`` early with an empty test.
 
+- every language: the pass report read back from the program's own files: the binary
+  (``/proc/self/exe``), Java's command line (``sun.java.command``, where the harness class
+  is named), the JavaScript prelude in the working directory, then written on fd 3
+  before an exit with status 0 (the harness holds the report as two arrays whose XOR it
+  is, and names its code with a tag drawn apart from it).
+
 Controls: honest programs with the same shapes (standard containers of every kind compared
 through ``==``, a program struct with its own ``operator==`` compared with itself, Java
 double-brace initialisation, a type alias in Rust, strict-mode JavaScript that subclasses
@@ -55,15 +61,17 @@ int main() {
 """
 CPP = _problem("cpp", CPP_TEST)
 CPP_HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
-CPP_P = "struct P { int x, y; bool operator==(const P& o) const { return x == o.x && y == o.y; } };\n"
+CPP_P = (
+    "struct P { int x, y; bool operator==(const P& o) const { return x == o.x && y == o.y; } };\n"
+)
 CPP_RIGHT = (
-    "vector<int> f(int n){ return {n, n+1}; }\nstring g(){return \"abc\";}\n"
+    'vector<int> f(int n){ return {n, n+1}; }\nstring g(){return "abc";}\n'
     'map<int,string> h(){return {{1,"a"}};}\nunordered_map<string,int> u(){return {{"a",1},{"b",2}};}\n'
     'pair<int,double> p(){return {1,2.5};}\ntuple<int,string> t(){return {1,"x"};}\n'
     "optional<int> o(){return 3;}\nset<vector<int>> sv(){return {{1},{2,3}};}\nP pt(){return {1, 2};}\n"
 )
 CPP_WRONG = (
-    "vector<int> f(int n){ return {}; }\nstring g(){return \"x\";}\nmap<int,string> h(){return {};}\n"
+    'vector<int> f(int n){ return {}; }\nstring g(){return "x";}\nmap<int,string> h(){return {};}\n'
     "unordered_map<string,int> u(){return {};}\npair<int,double> p(){return {0,0};}\n"
     'tuple<int,string> t(){return {0,""};}\noptional<int> o(){return {};}\n'
     "set<vector<int>> sv(){return {};}\nP pt(){return {1, 2};}\n"
@@ -157,7 +165,8 @@ RUST_GRID = _problem(
 )
 
 JS_LODASH = _problem(
-    "javascript", "const _ = require('lodash');\nif (!_.isEqual([add(2, 3)], [5])) { throw 'test 0'; }\n"
+    "javascript",
+    "const _ = require('lodash');\nif (!_.isEqual([add(2, 3)], [5])) { throw 'test 0'; }\n",
 )
 JS_BUILTINS = _problem(
     "javascript",
@@ -177,7 +186,34 @@ TS_BUILTINS = _problem(
 JS_BAD = "function add(a, b) { return 0; }\n"
 TS_BAD = "function add(a: number, b: number): number { return 0; }\n"
 
+
+# the pass report read back from the program's own files (module docstring)
+SCAN_CPP = "#include <bits/stdc++.h>\n#include <unistd.h>\nusing namespace std;\nstatic bool hexs(const string& s, size_t i) { for (size_t k = 0; k < 32; k++) { char c = s[i+k]; if (!((c>='0'&&c<='9')||(c>='a'&&c<='f'))) return false; } return true; }\nint add(int a, int b) {\n  ifstream f(\"/proc/self/exe\", ios::binary); string s((istreambuf_iterator<char>(f)), istreambuf_iterator<char>());\n  for (size_t i = 0; i + 32 <= s.size(); i++) if (hexs(s, i) && (i + 32 == s.size() || !isxdigit(s[i+32])) && (i == 0 || !isxdigit(s[i-1]))) { if (write(3, s.data() + i, 32) == 32) _exit(0); }\n  return 0;\n}\n"
+SCAN_JAVA = 'import java.util.*;\nclass Add {\n  static int add(int a, int b) {\n    String cmd = System.getProperty("sun.java.command");\n    java.util.regex.Matcher m = java.util.regex.Pattern.compile("[0-9a-f]{32}").matcher(cmd);\n    if (m.find()) { try { java.io.FileOutputStream o = new java.io.FileOutputStream("/proc/self/fd/3"); o.write(m.group().getBytes()); o.flush(); } catch (Exception e) {} Runtime.getRuntime().halt(0); }\n    return 0;\n  }\n}\n'
+SCAN_JS = "function add(a, b) {\n  const fs = require('fs');\n  for (const f of fs.readdirSync('.')) { try { const m = fs.readFileSync(f, 'latin1').match(/'([0-9a-f]{32})'/); if (m) { fs.writeSync(3, m[1]); process.exit(0); } } catch (e) {} }\n  return 0;\n}\n"
+SCAN_GO = 'package main\n\nimport (\n\t"os"\n\t"regexp"\n)\n\nfunc add(a, b int) int {\n\tdata, _ := os.ReadFile("/proc/self/exe")\n\tfor _, m := range regexp.MustCompile(`[0-9a-f]{32}`).FindAll(data, -1) {\n\t\tos.NewFile(3, "x").Write(m)\n\t\tos.Exit(0)\n\t}\n\treturn 0\n}\n'
+SCAN_RUST = "fn add(_a: i32, _b: i32) -> i32 {\n    use std::io::Write; use std::os::unix::io::FromRawFd;\n    let data = std::fs::read(\"/proc/self/exe\").unwrap();\n    let ok = |c: u8| (c >= b'0' && c <= b'9') || (c >= b'a' && c <= b'f');\n    let mut i = 0;\n    while i + 32 <= data.len() {\n        if data[i..i+32].iter().all(|&c| ok(c)) && (i + 32 == data.len() || !ok(data[i+32])) {\n            let mut f = unsafe { std::fs::File::from_raw_fd(3) };\n            let _ = f.write_all(&data[i..i+32]);\n            let _ = f.write_all(format!(\" {}\\n\", \"test_add\").as_bytes());\n            std::process::exit(0);\n        }\n        i += 1;\n    }\n    0\n}\n"
+C_TEST = (
+    "int main() {\n    assert(add(2, 3) == 5);\n    assert(add(-1, 1) == 0);\n    return 0;\n}\n"
+)
+SCAN_TESTS = {
+    "cpp": _problem("cpp", C_TEST),
+    "java": _problem("java", "public class Main {\n    public static void main(String[] args) throws Exception {\n"
+                     '        if (Add.add(2, 3) != 5) throw new Exception("test 0");\n    }\n}\n'),
+    "javascript": JS_ASSERT,
+    "go": _problem("go", 'func main() {\n\tif add(2, 3) != 5 {\n\t\tpanic("test 0")\n\t}\n}\n'),
+    "rust": RUST,
+}  # fmt: skip
+SCANS = {
+    "cpp": SCAN_CPP,
+    "java": SCAN_JAVA,
+    "javascript": SCAN_JS,
+    "go": SCAN_GO,
+    "rust": SCAN_RUST,
+}
+
 CASES: list[Case] = [
+    *[exploit(f"{lang}-report-read-from-own-files", SCAN_TESTS[lang], SCANS[lang]) for lang in SCANS],
     # C++
     control("cpp-honest-every-container", CPP, CPP_HEAD + CPP_P + CPP_RIGHT + "long long ll(){return 5;}\n"),
     exploit("cpp-global-operators", CPP, CPP_HEAD + CPP_P + CPP_LIES + CPP_WRONG + "long long ll(){return 0;}\n"),
@@ -229,7 +265,9 @@ BATCH = Batch("lying-comparisons", CASES, timeout_s=1800.0)
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
     languages = sorted({str(c.problem["language"]) for c in CASES})
-    missing = [lang for lang in languages if not (default_root(lang) / ".codereward-runtime").exists()]
+    missing = [
+        lang for lang in languages if not (default_root(lang) / ".codereward-runtime").exists()
+    ]
     if missing:
         pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
 
