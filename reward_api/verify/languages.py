@@ -36,21 +36,38 @@ Trust, per test type:
   ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
-  test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude that
-  runs before the program freezes ``assert``, ``assert/strict``, lodash and ``console`` and
-  keeps its own ``fs.writeSync``, so ``console.assert = ...`` or a patched assert or
-  lodash has no effect.
+  test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude in its
+  own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
+  hoists reaches it) freezes ``assert``, ``assert/strict``, lodash and ``console``, makes
+  the existing methods of the builtins read-only (``Array.prototype.every = ...``,
+  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing), and runs the test as
+  the body of a function whose parameters are the real ``require``, ``JSON``, ``Object``
+  and the other builtins (so ``var JSON = ...`` or a hoisted ``function require`` of the
+  program shadows them for the program only); it runs that function once, only if its
+  source text is the unit's, and reports when it returned.
+- Comparisons (``reward_api.verify.compiled_eq``): C++'s ``==``/``!=`` and Java's
+  ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
+  compares the standard library's types itself, so a global or ``std``-injected
+  ``operator==`` of the program, a returned type whose ``operator==`` accepts anything, or
+  a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing; Rust: a
+  function the test calls that returns a type the program declares (or ``impl Trait``)
+  makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
+  cannot be replaced); JavaScript/TypeScript: the builtins above, and a program that
+  declares or assigns ``require`` is untrusted (TypeScript's imports call the module's
+  ``require``).
 
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
-language with their own types. Not covered: a program that reads its own executable,
-source or memory (``/proc/self/exe``, ``arguments.callee``) to find the nonce and writes
-it itself; comparison operators the program overloads for the types the test compares
-(a C++ ``operator==`` for ``std::vector``, a Java ``equals`` on a returned object of the
-program's own class), which only lifting each comparison out of the process (as Python's
-judge does) would stop. Compile-time reads of host files see only the language's runtime
-root (the compile runs in the cell), and compile-time bombs end at the compile limits as
-``compile_error``.
+language with their own types; the comparisons are lifted to trusted code in that process,
+not out of it. Not covered: a program that reads its own executable, source or memory
+(``/proc/self/exe``, ``arguments.callee``, the unit's file) to find the nonce or the test
+and replays it; comparisons other than equality on containers (``<``) and comparisons
+inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
+not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
+Go has no operator overloading and testify compares by reflection (a lying
+``MarshalJSON`` cannot know the expected value). Compile-time reads of host files see
+only the language's runtime root (the compile runs in the cell), and compile-time bombs
+end at the compile limits as ``compile_error``.
 
 Speed: one compile per build (stdio tests share their program's build; a program seen
 again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
@@ -71,6 +88,7 @@ from signal import SIGABRT
 from typing import Any
 
 from reward_api.schemas import AssertTest, Problem, StdioTest, TestResult, Verdict
+from reward_api.verify import compiled_eq
 from reward_api.verify.comparators import comparator
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
@@ -177,6 +195,8 @@ class Unit:
     run: tuple[str, ...]
     expect: str | None = None
     """For an assert test: exactly what the harness writes on the pass channel."""
+    untrusted: str | None = None
+    """Why a pass of this build's test cannot be trusted (it never becomes ``accepted``)."""
 
 
 # ------------------------------------------------------------------ assembly
@@ -189,32 +209,59 @@ def stdio_unit(language: str, program: str) -> Unit:
     return Unit(language, {recipe.source: program}, recipe.run)
 
 
+@dataclass(frozen=True)
+class _Secret:
+    """A build's pass report and how its harness holds it: never as the report's text (a
+    program that greps its own binary, class files, command line or prelude for 32 hex
+    digits finds nothing), but as two random 16-byte arrays ``a`` and ``b`` whose XOR is
+    the report's bytes, turned into hex only when the test has ended. The harness's own
+    names carry ``tag``, drawn apart from the nonce (symbol names are in the binary)."""
+
+    nonce: str
+    tag: str
+    a: tuple[int, ...]
+    b: tuple[int, ...]
+
+    @classmethod
+    def draw(cls) -> _Secret:
+        nonce, a = secrets.token_bytes(16), secrets.token_bytes(16)
+        b = tuple(x ^ y for x, y in zip(a, nonce, strict=True))
+        return cls(nonce.hex(), secrets.token_hex(6), tuple(a), b)
+
+    def arrays(self) -> tuple[str, str]:
+        return ", ".join(map(str, self.a)), ", ".join(map(str, self.b))
+
+
 def assert_unit(language: str, program: str, test: str) -> Unit:
     """The program, then the test code, with the harness of this module's docstring."""
-    nonce = secrets.token_hex(16)
+    secret = _Secret.draw()
+    nonce, tag = secret.nonce, secret.tag
     if language in ("c", "cpp"):
         cpp = language == "cpp"
-        files = {RECIPES[language].source: _c_unit(program, test, cpp),
-                 f"harness.{'cpp' if cpp else 'c'}": _c_harness(nonce, cpp)}  # fmt: skip
+        files = {RECIPES[language].source: _c_unit(program, test, cpp, tag),
+                 f"harness.{'cpp' if cpp else 'c'}": _c_harness(secret, cpp)}  # fmt: skip
         return Unit(language, files, RECIPES[language].run, nonce)
     if language == "java":
-        harness = f"__CrHarness{nonce}"
-        source = f"{program}\n\n{test}\n\n{_java_harness(harness, nonce)}"
+        harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
+        test = compiled_eq.rewrite_java_equals(test, eq)
+        source = f"{program}\n\n{test}\n\n{_java_harness(harness, secret)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce)
     if language in ("javascript", "typescript"):
-        source = _js_unit(program, test, nonce)
-        return Unit(language, {RECIPES[language].source: source}, RECIPES[language].run, nonce)
+        files = _js_unit(program, test, secret, language == "typescript")
+        run = ("node", "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[1:])
+        return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program))
     if language == "go":
         if _GO_TEST_FN.search(test):
-            return Unit("go-test", {"main_test.go": _go_test_unit(program, test, nonce)},
+            return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
                         RECIPES["go-test"].run, nonce)  # fmt: skip
         return Unit(
-            "go", {"main.go": _go_main_unit(program, test, nonce)}, RECIPES["go"].run, nonce
+            "go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run, nonce
         )
     if language == "rust":
-        source, names = _rust_unit(program, test, nonce)
+        source, names = _rust_unit(program, test, secret)
         expect = "".join(f"{nonce} {n}\n" for n in sorted(names))
-        return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run, expect)
+        return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run, expect,
+                    compiled_eq.rust_own_return_type(program, test))  # fmt: skip
     raise ValueError(f"no build for language {language!r}")
 
 
@@ -290,11 +337,15 @@ def defined_macros(program: str) -> set[str]:
     return set(_DEFINE.findall(_SPLICE.sub("", program)))
 
 
-def _c_unit(program: str, test: str, cpp: bool) -> str:
-    """The program and the test unchanged, with the program's macros undefined between
-    them: the same tokens as plain execution's unit, so the same code (even where a
-    program's undefined behaviour makes the code depend on the unit's layout)."""
+def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:
+    """The program unchanged, then the program's macros undefined, then (C++) the trusted
+    equality of ``compiled_eq`` and the test with its ``==`` and ``!=`` rewritten to it:
+    the program compiles to the same code as in plain execution's unit (even where its
+    undefined behaviour makes the code depend on the unit's layout)."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
+    if cpp:
+        ns = f"__cr_eq_{tag}"
+        test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
@@ -302,17 +353,25 @@ def _c_unit(program: str, test: str, cpp: bool) -> str:
     )
 
 
-def _c_harness(nonce: str, cpp: bool) -> str:
+def _c_harness(secret: _Secret, cpp: bool) -> str:
     """Linked with ``--wrap=main``: the C runtime calls ``__wrap_main``, which reports
     completion only when the test's own ``main`` returned 0 (an exit anywhere, before or
-    during it, never reaches the report)."""
+    during it, never reaches the report). ``volatile`` keeps the compiler from folding the
+    two arrays into the report's text."""
     c = 'extern "C" ' if cpp else ""
+    a, b = secret.arrays()
     return (
         "#include <unistd.h>\n"
+        f"static const volatile unsigned char cr_a[16] = {{{a}}};\n"
+        f"static const volatile unsigned char cr_b[16] = {{{b}}};\n"
         f"{c}int __real_main(int, char **, char **);\n"
         f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
         "  int rc = __real_main(argc, argv, envp);\n"
-        f'  if (rc == 0 && write(3, "{nonce}", 32) != 32) return 1;\n'
+        "  if (rc == 0) {\n    char out[32];\n    for (int i = 0; i < 16; i++) {\n"
+        "      unsigned x = (unsigned)(cr_a[i] ^ cr_b[i]);\n"
+        '      out[2 * i] = "0123456789abcdef"[x >> 4];\n'
+        '      out[2 * i + 1] = "0123456789abcdef"[x & 15];\n    }\n'
+        "    if (write(3, out, 32) != 32) return 1;\n  }\n"
         "  return rc;\n}\n"
     )
 
@@ -330,34 +389,43 @@ def _java_run(main_class: str) -> tuple[str, ...]:
     return (*RECIPES["java"].run[:-1], main_class)
 
 
-def _java_harness(name: str, nonce: str) -> str:
+def _java_harness(name: str, secret: _Secret) -> str:
+    a, b = (", ".join(str(x - 256 if x > 127 else x) for x in arr) for arr in (secret.a, secret.b))
     return (
         f"class {name} {{\n"
         "    public static void main(String[] args) throws Throwable {\n"
         "        Main.main(args);\n"
-        '        java.io.FileOutputStream out = new java.io.FileOutputStream("/proc/self/fd/3");\n'
-        f"        out.write(new byte[] {{{', '.join(str(ord(c)) for c in nonce)}}});\n"
-        "        out.flush();\n"
+        f"        byte[] a = {{{a}}}, b = {{{b}}}, out = new byte[32];\n"
+        "        for (int i = 0; i < 16; i++) {\n"
+        "            int x = (a[i] ^ b[i]) & 255;\n"
+        '            out[2 * i] = (byte) "0123456789abcdef".charAt(x >> 4);\n'
+        '            out[2 * i + 1] = (byte) "0123456789abcdef".charAt(x & 15);\n'
+        "        }\n"
+        '        java.io.FileOutputStream w = new java.io.FileOutputStream("/proc/self/fd/3");\n'
+        "        w.write(out);\n"
+        "        w.flush();\n"
         "        java.lang.Runtime.getRuntime().halt(0);\n"
         "    }\n}\n"
     )
 
 
 # ------------------------------------------------------------------ JavaScript, TypeScript
-def _js_unit(program: str, test: str, nonce: str) -> str:
-    prelude = (
-        f"const __cr_done_{nonce} = (function () {{ const fs = require('fs'); const write = fs.writeSync;"
-        " const freeze = (m) => { try { const x = require(m); Object.freeze(x);"
-        " if (x && x.strict) Object.freeze(x.strict); } catch (e) {} };"
-        " ['assert', 'assert/strict', 'node:assert', 'lodash'].forEach(freeze);"
-        # a failed console.assert fails the test (Node's only prints)
-        " Object.defineProperty(console, 'assert', { value: function (ok, ...m) { if (!ok)"
-        " { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });"
-        " Object.freeze(console);"
-        " Object.defineProperty(globalThis, 'console', { value: console, writable: false, configurable: false });"
-        f" return function () {{ write(3, '{nonce}'); }}; }})();"
-    )
-    return f"{prelude}\n{program}\n\n{test}\n;__cr_done_{nonce}();\n"
+JS_PRELUDE = "cr_pre.js"
+"""The trusted prelude node loads (``-r``) before the unit: its own file, so nothing the
+program declares (hoisted ``function require``, ``var JSON``) reaches it."""
+
+
+def _js_unit(program: str, test: str, secret: _Secret, typescript: bool) -> dict[str, str]:
+    """The program, then the test as the body of a function handed to the prelude's
+    ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
+    reports on the pass channel when it returned. A TypeScript test's ``import`` lines
+    stay at the top level (where TypeScript requires them)."""
+    imports, body = compiled_eq.split_imports(test) if typescript else ("", test)
+    params = ", ".join(compiled_eq.JS_PARAMS)
+    declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
+    source = f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n{body}\n}});\n"
+    name = RECIPES["typescript" if typescript else "javascript"].source
+    return {name: source, JS_PRELUDE: compiled_eq.js_prelude(*secret.arrays())}
 
 
 # ------------------------------------------------------------------ Go
@@ -376,24 +444,38 @@ def _go_imports(program: str, imports: str) -> str:
     return program[: m.end()] + f"\n\nimport ({imports})\n" + program[m.end() :]
 
 
-def _go_main_unit(program: str, test: str, nonce: str) -> str:
-    body = _GO_MAIN.sub(f"func __cr_main_{nonce}()", test, count=1)
+def _go_report(secret: _Secret) -> str:
+    """The report's arrays as package variables (not constants the compiler could fold)
+    and the function that writes the report."""
+    a, b = secret.arrays()
+    t = secret.tag
     return (
-        _go_imports(program, '__cr_os "os"') + f"\n{body}\n\n"
-        f"func main() {{\n\t__cr_main_{nonce}()\n"
-        f'\t__cr_os.NewFile(3, "pass").Write([]byte("{nonce}"))\n}}\n'
+        f"var __cr_a_{t} = [16]byte{{{a}}}\nvar __cr_b_{t} = [16]byte{{{b}}}\n\n"
+        f"func __cr_report_{t}() {{\n\tvar out [32]byte\n\tfor i := 0; i < 16; i++ {{\n"
+        f"\t\tx := __cr_a_{t}[i] ^ __cr_b_{t}[i]\n"
+        '\t\tout[2*i] = "0123456789abcdef"[x>>4]\n\t\tout[2*i+1] = "0123456789abcdef"[x&15]\n\t}\n'
+        '\t__cr_os.NewFile(3, "pass").Write(out[:])\n}\n'
     )
 
 
-def _go_test_unit(program: str, test: str, nonce: str) -> str:
+def _go_main_unit(program: str, test: str, secret: _Secret) -> str:
+    t = secret.tag
+    body = _GO_MAIN.sub(f"func __cr_main_{t}()", test, count=1)
+    return (
+        _go_imports(program, '__cr_os "os"') + f"\n{body}\n\n{_go_report(secret)}\n"
+        f"func main() {{\n\t__cr_main_{t}()\n\t__cr_report_{t}()\n}}\n"
+    )
+
+
+def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
     flags = ", ".join(f'"-test.{f}"' for f in _GO_TEST_FLAGS)
     return (
         _go_imports(program, '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"')
-        + f"\n{test}\n\n"
+        + f"\n{test}\n\n{_go_report(secret)}\n"
         f"func TestMain(m *__cr_testing.M) {{\n"
         f"\t__cr_flag.CommandLine.Parse([]string{{{flags}}})\n"
         "\tcode := m.Run()\n"
-        f'\tif code == 0 {{\n\t\t__cr_os.NewFile(3, "pass").Write([]byte("{nonce}"))\n\t}}\n'
+        f"\tif code == 0 {{\n\t\t__cr_report_{secret.tag}()\n\t}}\n"
         "\t__cr_os.Exit(code)\n}\n"
     )
 
@@ -408,8 +490,9 @@ _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_as
                    "writeln", "concat", "stringify")  # fmt: skip
 
 
-def _rust_unit(program: str, test: str, nonce: str) -> tuple[str, set[str]]:
-    guard = f"__CrGuard{nonce}"
+def _rust_unit(program: str, test: str, secret: _Secret) -> tuple[str, set[str]]:
+    guard = f"__CrGuard{secret.tag}"
+    a, b = secret.arrays()
     names: set[str] = set()
 
     def add_guard(m: re.Match[str]) -> str:
@@ -427,13 +510,25 @@ def _rust_unit(program: str, test: str, nonce: str) -> tuple[str, set[str]]:
     )
     harness = (
         f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str);\n"
+        f"#[cfg(test)] static {guard.upper()}_A: [u8; 16] = [{a}];\n"
+        f"#[cfg(test)] static {guard.upper()}_B: [u8; 16] = [{b}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"
         "    fn drop(&mut self) {\n"
         "        if !::std::thread::panicking() {\n"
         "            use ::std::io::Write;\n"
         "            use ::std::os::unix::io::FromRawFd;\n"
         "            let mut f = ::std::mem::ManuallyDrop::new(unsafe { ::std::fs::File::from_raw_fd(3) });\n"
-        f'            let _ = f.write_all(::std::format!("{nonce} {{}}\\n", self.0).as_bytes());\n'
+        "            let mut out = ::std::vec::Vec::with_capacity(64);\n"
+        "            for i in 0..16 {\n"
+        f"                let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[i]) ^ "
+        f"::core::ptr::read_volatile(&{guard.upper()}_B[i]) }};\n"
+        '                out.push(b"0123456789abcdef"[(x >> 4) as usize]);\n'
+        '                out.push(b"0123456789abcdef"[(x & 15) as usize]);\n'
+        "            }\n"
+        "            out.push(b' ');\n"
+        "            out.extend_from_slice(self.0.as_bytes());\n"
+        "            out.push(b'\\n');\n"
+        "            let _ = f.write_all(&out);\n"
         "        }\n    }\n}\n"
     )
     return f"{program}\n{harness}{forwards}\n{guarded}\n", names
@@ -477,4 +572,6 @@ def grade_compiled(
     if unit.expect is None or report.get("pass_channel") != unit.expect:
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s,
                           detail="the test did not run to its end")  # fmt: skip
+    if unit.untrusted:
+        return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail=unit.untrusted)
     return TestResult(verdict=Verdict.accepted, time_s=time_s)

@@ -1,0 +1,732 @@
+"""The test's comparisons, out of the program's reach, for assert tests in C++ and Java.
+
+An assert test in a compiled language shares the program's compilation unit and process
+(CONTRACT.md, "Other languages"), so a comparison the test writes as ``a == b`` or
+``a.equals(b)`` would call whatever the program declared for those types: a global
+``bool operator==(const std::vector<int>&, const std::vector<int>&)`` that says yes, a
+returned ``struct`` whose ``operator==`` accepts anything, a returned ``ArrayList``
+subclass whose ``equals`` returns true. This module rewrites the test's comparisons into
+calls of trusted code generated per build (its names carry the build's nonce, so the
+program cannot name, reopen or specialise them) and spliced in after the program:
+
+- C++: every ``a == b`` and ``a != b`` of the test (outside preprocessor lines and
+  ``operator==`` declarations) becomes ``NS::eq(a, b)`` (``!NS::eq(a, b)``). ``eq``
+  compares arithmetic values with the built-in operator; ``std::string`` and
+  ``std::string_view`` by their characters; ``vector``, ``deque``, ``list``, ``array``,
+  ``set``, ``map``, ``pair``, ``tuple``, ``optional`` and the unordered containers
+  element by element with itself, never with an ``operator==`` of those types (so an
+  overload the program declares for them, globally or injected into ``std``, is never
+  called); a value of the program's own type against a value of a standard type is
+  first converted to that type (``static_cast``, the program's conversion operator) and
+  compared as that type, else unequal. Where nothing of that applies (both sides the
+  program's types, or a standard type not listed such as ``std::complex``) the
+  comparison is ``a == b`` looked up from inside ``NS``, where a declaration hides the
+  global namespace's ``operator==``: only the operands' own namespaces (argument-dependent
+  lookup) provide it, so the program's type keeps its own operator and a standard type
+  keeps the standard's.
+- Java: every ``x.equals(y)`` and ``Objects.equals(x, y)`` of the test becomes
+  ``NS.eq(x, y)``. ``eq`` compares JDK values (classes of the boot or platform loader,
+  which a program cannot subclass from inside ``java.*``) as ``equals`` would, with lists,
+  sets and maps taken apart element by element; an object of a class the program
+  declared that overrides any method compares unequal to a JDK value (it could lie about
+  its elements or its equality), while one that declares no methods (an anonymous
+  subclass made for double-brace initialisation) compares as its JDK superclass. Two
+  objects of the program's own classes compare by their own ``equals``.
+
+The rewrite keeps the test's meaning for every honest comparison (``eq`` agrees with the
+operators of the standard library on their types), which the agreement tests on MBXP's
+real model samples check. What it does not cover, documented in
+``reward_api.verify.languages``: comparisons other than equality (``<`` on containers),
+comparisons inside the program's own helpers the test calls, and a standard type not
+listed above whose ``operator==`` the program injected into ``std``.
+"""
+
+from __future__ import annotations
+
+import re
+
+# ------------------------------------------------------------------ tokens
+_CPP_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<raw>(?:u8|[uUL])?R"(?P<delim>[^()\\\s]{0,16})\(.*?\)(?P=delim)")
+  | (?P<str>(?:u8|[uUL])?"(?:\\.|[^"\\\n])*")
+  | (?P<chr>(?:u8|[uUL])?'(?:\\.|[^'\\\n])*')
+  | (?P<num>\.?\d(?:[eEpP][+-]|'[0-9a-zA-Z]|[\w.])*)
+  | (?P<id>[A-Za-z_$]\w*)
+  | (?P<punct>->\*|<<=|>>=|<=>|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|.)
+    """,
+    re.S | re.X,
+)
+_PP_LINE = re.compile(r"^[ \t]*#(?:[^\n\\]|\\.)*", re.M | re.S)
+
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {v: k for k, v in _OPEN.items()}
+# tokens that end an operand of == (they bind more loosely), either side
+_STOP = {";", ",", "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "&&",
+         "||", "?", ":", "&", "|", "^", "<=>"}  # fmt: skip
+_STOP_WORDS = {"return", "throw", "case", "else", "do", "goto", "co_return", "co_yield",
+               "co_await", "if", "while", "for", "switch", "operator", "template",
+               "typename", "class", "struct", "using", "namespace", "public", "private",
+               "protected", "and", "or", "not_eq", "bitand", "bitor", "xor", "static_assert"}  # fmt: skip
+_CONTROL = {"if", "while", "for", "switch", "catch"}
+_PREFIX_WORDS = {"sizeof", "alignof", "new", "delete", "typeid", "not", "compl"}
+
+
+class _Tok:
+    __slots__ = ("end", "kind", "match", "start", "text")
+
+    def __init__(self, kind: str, text: str, start: int, end: int) -> None:
+        self.kind, self.text, self.start, self.end = kind, text, start, end
+        self.match = -1
+
+
+def _tokens(code: str) -> list[_Tok]:
+    """The C++ tokens of ``code`` outside preprocessor lines and comments, with each
+    bracket paired to its partner (``match``); unbalanced code gives no pairing."""
+    masked = _PP_LINE.sub(lambda m: " " * len(m.group(0)), code)
+    toks: list[_Tok] = []
+    for m in _CPP_TOKEN.finditer(masked):
+        kind = m.lastgroup or "punct"
+        if kind in ("ws", "comment"):
+            continue
+        if kind in ("raw", "str", "chr", "num"):
+            kind = "lit"
+        if m.group(0) == ">>":  # two closers of nested template arguments, or a shift:
+            toks += [_Tok(kind, ">", m.start(), m.start() + 1),  # both bind tighter than ==
+                     _Tok(kind, ">", m.start() + 1, m.end())]  # fmt: skip
+            continue
+        toks.append(_Tok(kind, m.group(0), m.start(), m.end()))
+    stack: list[int] = []
+    for i, t in enumerate(toks):
+        if t.text in _OPEN:
+            stack.append(i)
+        elif t.text in _CLOSE:
+            if not stack or toks[stack[-1]].text != _CLOSE[t.text]:
+                return toks  # unbalanced: no rewrite can be trusted to keep the meaning
+            j = stack.pop()
+            toks[i].match, toks[j].match = j, i
+    return toks
+
+
+def _atom_end(t: _Tok) -> bool:
+    """Can ``t`` end a primary expression (so that another one cannot follow it)?"""
+    return t.kind in ("id", "lit") and t.text not in _STOP_WORDS | _PREFIX_WORDS
+
+
+_TYPEISH = {"::", ",", "*", "&", "&&", "const", "volatile", "unsigned", "signed", "long", "short",
+            "int", "char", "bool", "double", "float", "void", "auto", "typename", "std"}  # fmt: skip
+
+
+def _angles(toks: list[_Tok], i: int, step: int) -> int | None:
+    """If the ``<`` (step 1) or ``>`` (step -1) at ``i`` bounds a template argument list
+    of types and constants (``map<int, string>``), the index of its partner."""
+    depth, j = 0, i
+    while 0 <= j < len(toks):
+        t = toks[j].text
+        if t == ("<" if step == 1 else ">"):
+            depth += 1
+        elif t == (">" if step == 1 else "<"):
+            depth -= 1
+            if depth == 0:
+                break
+        elif not (toks[j].kind in ("id", "lit") or t in _TYPEISH):
+            return None
+        j += step
+    else:
+        return None
+    if step == 1 and toks[i - 1].kind != "id":
+        return None
+    if step == -1 and (j == 0 or toks[j - 1].kind != "id"):
+        return None
+    return j
+
+
+def _left(toks: list[_Tok], k: int) -> int | None:
+    """Index of the first token of the left operand of the equality at ``k``."""
+    i = k - 1
+    first: int | None = None
+    while i >= 0:
+        t = toks[i]
+        if t.text in _STOP or t.text in _STOP_WORDS or t.text in ("==", "!="):
+            if t.text in ("==", "!="):
+                return None  # a chain a == b == c: left as written
+            break
+        if t.text in _OPEN:  # an unmatched opener: the operand starts after it
+            break
+        if t.text in _CLOSE:
+            if t.match < 0:
+                return None
+            j = t.match
+            if first is not None:
+                nxt = toks[first]
+                # `} x` ends a block; `(c) x` after if/while is a condition, not a cast
+                if t.text == "}" and nxt.text in _OPEN:
+                    return None  # a lambda called, or a block then a parenthesis: unclear
+                if t.text == "}" and _atom_end(nxt):
+                    break
+                if t.text == ")" and j > 0 and toks[j - 1].text in _CONTROL:
+                    break
+            first, i = j, j - 1
+            continue
+        if t.text == ">" and (j := _angles(toks, i, -1)) is not None:
+            first, i = j, j - 1  # a template argument list: its commas are its own
+            continue
+        if first is not None and _atom_end(t) and _atom_end(toks[first]):
+            break
+        first, i = i, i - 1
+    return first
+
+
+def _right(toks: list[_Tok], k: int) -> int | None:
+    """Index of the last token of the right operand of the equality at ``k``."""
+    i = k + 1
+    last: int | None = None
+    while i < len(toks):
+        t = toks[i]
+        if t.text in _STOP or t.text in _STOP_WORDS - _PREFIX_WORDS:
+            break
+        if t.text in ("==", "!="):
+            return None
+        if t.text in _CLOSE:
+            break
+        if t.text in _OPEN:
+            if t.match < 0:
+                return None
+            if (
+                t.text == "{"
+                and last is not None
+                and not (toks[last].kind == "id" or toks[last].text == ">")
+            ):
+                break
+            last, i = t.match, t.match + 1
+            continue
+        if t.text == "<" and i > 0 and (j := _angles(toks, i, 1)) is not None:
+            last, i = j, j + 1  # a template argument list: its commas are its own
+            continue
+        if last is not None and _atom_end(toks[last]) and _atom_end(t):
+            break
+        last, i = i, i + 1
+    return last
+
+
+def rewrite_cpp_equalities(code: str, ns: str) -> str:
+    """``code`` with each ``a == b`` as ``ns::eq(a, b)`` and ``a != b`` as ``!ns::eq(a, b)``
+    where both operands are clear from the tokens; others stay as written."""
+    toks = _tokens(code)
+    edits: list[tuple[int, int, str]] = []  # (position, order, text), applied back to front
+    for k, t in enumerate(toks):
+        if t.text not in ("==", "!=") or (k > 0 and toks[k - 1].text == "operator"):
+            continue
+        lo, hi = _left(toks, k), _right(toks, k)
+        if lo is None or hi is None:
+            continue
+        prefix = f"{'!' if t.text == '!=' else ''}{ns}::eq("
+        edits += [(toks[lo].start, 0, prefix), (t.start, 1, ","), (toks[hi].end, 2, ")")]
+    out = code
+    for pos, order, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        cut = pos + 2 if order == 1 else pos  # the operator (two characters) becomes a comma
+        out = out[:pos] + text + out[cut:]
+    return out
+
+
+def cpp_eq(ns: str) -> str:
+    """The trusted ``ns::eq`` (C++17), spliced in after the program and before the test."""
+    return _CPP_EQ.replace("NS", ns)
+
+
+_CPP_EQ = r"""
+#include <string>
+#include <string_view>
+#include <vector>
+#include <deque>
+#include <list>
+#include <array>
+#include <set>
+#include <map>
+#include <unordered_set>
+#include <unordered_map>
+#include <utility>
+#include <tuple>
+#include <optional>
+#include <cstddef>
+namespace NS {
+struct hide {};
+bool operator==(hide, hide);  // hides the global namespace's operator== from lookups in NS
+template <class T> struct bare { using type = T; };
+template <class T> struct bare<const T> { using type = typename bare<T>::type; };
+template <class T> struct bare<volatile T> { using type = typename bare<T>::type; };
+template <class T> struct bare<T &> { using type = typename bare<T>::type; };
+template <class T> using bare_t = typename bare<T>::type;
+template <class T> struct arith { static constexpr bool value = false; };
+#define NS_ARITH(T) template <> struct arith<T> { static constexpr bool value = true; };
+NS_ARITH(bool) NS_ARITH(char) NS_ARITH(signed char) NS_ARITH(unsigned char) NS_ARITH(wchar_t)
+NS_ARITH(char16_t) NS_ARITH(char32_t) NS_ARITH(short) NS_ARITH(unsigned short) NS_ARITH(int)
+NS_ARITH(unsigned) NS_ARITH(long) NS_ARITH(unsigned long) NS_ARITH(long long)
+NS_ARITH(unsigned long long) NS_ARITH(float) NS_ARITH(double) NS_ARITH(long double)
+NS_ARITH(__int128) NS_ARITH(unsigned __int128)
+#undef NS_ARITH
+template <class T> struct ptr { static constexpr bool value = false; };
+template <class T> struct ptr<T *> { static constexpr bool value = true; };
+template <class T, std::size_t N> struct ptr<T[N]> { static constexpr bool value = true; };
+template <class T> struct ptr<T[]> { static constexpr bool value = true; };
+template <> struct ptr<decltype(nullptr)> { static constexpr bool value = true; };
+template <class T> struct str { static constexpr bool value = false; };
+template <class A> struct str<std::basic_string<char, std::char_traits<char>, A>> { static constexpr bool value = true; };
+template <> struct str<std::basic_string_view<char, std::char_traits<char>>> { static constexpr bool value = true; };
+template <class T> struct cstr { static constexpr bool value = false; };
+template <> struct cstr<char *> { static constexpr bool value = true; };
+template <> struct cstr<const char *> { static constexpr bool value = true; };
+template <std::size_t N> struct cstr<char[N]> { static constexpr bool value = true; };
+template <std::size_t N> struct cstr<const char[N]> { static constexpr bool value = true; };
+// sequences compared in order (their operator== is std::equal of the elements)
+template <class T> struct seq { static constexpr bool value = false; };
+template <class T, class A> struct seq<std::vector<T, A>> { static constexpr bool value = true; };
+template <class T, class A> struct seq<std::deque<T, A>> { static constexpr bool value = true; };
+template <class T, class A> struct seq<std::list<T, A>> { static constexpr bool value = true; };
+template <class T, std::size_t N> struct seq<std::array<T, N>> { static constexpr bool value = true; };
+template <class T, class C, class A> struct seq<std::set<T, C, A>> { static constexpr bool value = true; };
+template <class T, class C, class A> struct seq<std::multiset<T, C, A>> { static constexpr bool value = true; };
+template <class K, class V, class C, class A> struct seq<std::map<K, V, C, A>> { static constexpr bool value = true; };
+template <class K, class V, class C, class A> struct seq<std::multimap<K, V, C, A>> { static constexpr bool value = true; };
+template <class T> struct uset { static constexpr bool value = false; };
+template <class T, class H, class E, class A> struct uset<std::unordered_set<T, H, E, A>> { static constexpr bool value = true; };
+template <class T> struct umap { static constexpr bool value = false; };
+template <class K, class V, class H, class E, class A> struct umap<std::unordered_map<K, V, H, E, A>> { static constexpr bool value = true; };
+template <class T> struct pair { static constexpr bool value = false; };
+template <class A, class B> struct pair<std::pair<A, B>> { static constexpr bool value = true; };
+template <class T> struct tup { static constexpr bool value = false; };
+template <class... T> struct tup<std::tuple<T...>> { static constexpr bool value = true; };
+template <class T> struct opt { static constexpr bool value = false; };
+template <class T> struct opt<std::optional<T>> { static constexpr bool value = true; };
+template <class T> constexpr bool known_v = arith<T>::value || ptr<T>::value || str<T>::value ||
+    seq<T>::value || uset<T>::value || umap<T>::value || pair<T>::value || tup<T>::value || opt<T>::value;
+template <class A, class B, class = void> struct comparable { static constexpr bool value = false; };
+template <class A, class B>
+struct comparable<A, B, decltype(void(static_cast<bool>(std::declval<const A &>() == std::declval<const B &>())))> {
+  static constexpr bool value = true;
+};
+template <class T, class F, class = void> struct casts { static constexpr bool value = false; };
+template <class T, class F>
+struct casts<T, F, decltype(void(static_cast<T>(std::declval<const F &>())))> { static constexpr bool value = true; };
+inline constexpr bool chars(const char *a, std::size_t n, const char *b, std::size_t m) {
+  if (n != m) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+template <class A, class B> constexpr bool eq(const A &a, const B &b);
+template <class A, class B, std::size_t... I>
+constexpr bool tuple_eq(const A &a, const B &b, std::index_sequence<I...>) {
+  return (true && ... && NS::eq(std::get<I>(a), std::get<I>(b)));
+}
+template <class A, class B> constexpr bool eq(const A &a, const B &b) {
+  using X = bare_t<A>;
+  using Y = bare_t<B>;
+  if constexpr (arith<X>::value && arith<Y>::value) {
+    return a == b;
+  } else if constexpr ((str<X>::value && (str<Y>::value || cstr<Y>::value)) ||
+                       (cstr<X>::value && str<Y>::value)) {
+    std::string_view x(a), y(b);
+    return NS::chars(x.data(), x.size(), y.data(), y.size());
+  } else if constexpr (ptr<X>::value && (ptr<Y>::value || arith<Y>::value)) {
+    return a == b;  // pointers as written (built-in)
+  } else if constexpr (arith<X>::value && ptr<Y>::value) {
+    return a == b;
+  } else if constexpr (seq<X>::value && seq<Y>::value && comparable<X, Y>::value) {
+    auto i = a.begin();
+    auto j = b.begin();
+    for (; i != a.end() && j != b.end(); ++i, ++j) {
+      if (!NS::eq(*i, *j)) return false;
+    }
+    return i == a.end() && j == b.end();
+  } else if constexpr (uset<X>::value && uset<Y>::value && comparable<X, Y>::value) {
+    if (a.size() != b.size()) return false;
+    for (const auto &u : a)
+      if (b.find(u) == b.end()) return false;
+    return true;
+  } else if constexpr (umap<X>::value && umap<Y>::value && comparable<X, Y>::value) {
+    if (a.size() != b.size()) return false;
+    for (const auto &u : a) {
+      auto j = b.find(u.first);
+      if (j == b.end() || !NS::eq(u.second, j->second)) return false;
+    }
+    return true;
+  } else if constexpr (pair<X>::value && pair<Y>::value && comparable<X, Y>::value) {
+    return NS::eq(a.first, b.first) && NS::eq(a.second, b.second);
+  } else if constexpr (tup<X>::value && tup<Y>::value && comparable<X, Y>::value) {
+    return NS::tuple_eq(a, b, std::make_index_sequence<std::tuple_size<X>::value>{});
+  } else if constexpr (opt<X>::value && opt<Y>::value && comparable<X, Y>::value) {
+    if (a.has_value() != b.has_value()) return false;
+    return !a.has_value() || NS::eq(*a, *b);
+  } else if constexpr (known_v<Y> && !known_v<X>) {  // the program's value against a standard one
+    if constexpr (casts<Y, X>::value) {
+      return NS::eq(static_cast<Y>(a), b);
+    } else {
+      return false;
+    }
+  } else if constexpr (known_v<X> && !known_v<Y>) {
+    if constexpr (casts<X, Y>::value) {
+      return NS::eq(a, static_cast<X>(b));
+    } else {
+      return false;
+    }
+  } else {
+    return a == b;  // the operands' own namespaces decide; the global one is hidden here
+  }
+}
+}  // namespace NS
+"""
+
+
+# ------------------------------------------------------------------ Java
+_JAVA_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<text>\"\"\"(?:\\.|[^\\])*?\"\"\")
+  | (?P<str>"(?:\\.|[^"\\\n])*")
+  | (?P<chr>'(?:\\.|[^'\\\n])*')
+  | (?P<num>\.?\d[\w.]*)
+  | (?P<id>[A-Za-z_$][\w$]*)
+  | (?P<punct>::|->|\+\+|--|&&|\|\||[-+*/%&|^!=<>]=|<<|.)
+    """,
+    re.S | re.X,
+)
+
+
+def rewrite_java_equals(code: str, cls: str) -> str:
+    """``code`` with each ``x.equals(y)`` as ``cls.eq(x, y)`` and each
+    ``Objects.equals(x, y)`` (``java.util.Objects.equals``) as ``cls.eq(x, y)``, where
+    the receiver is clear from the tokens."""
+    toks: list[_Tok] = []
+    for m in _JAVA_TOKEN.finditer(code):
+        kind = m.lastgroup or "punct"
+        if kind in ("ws", "comment"):
+            continue
+        toks.append(_Tok("lit" if kind in ("text", "str", "chr", "num") else kind,
+                         m.group(0), m.start(), m.end()))  # fmt: skip
+    stack: list[int] = []
+    for i, t in enumerate(toks):
+        if t.text in _OPEN:
+            stack.append(i)
+        elif t.text in _CLOSE:
+            if not stack or toks[stack[-1]].text != _CLOSE[t.text]:
+                return code
+            j = stack.pop()
+            toks[i].match, toks[j].match = j, i
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
+    for k, t in enumerate(toks):
+        if t.text != "equals" or k == 0 or toks[k - 1].text != ".":
+            continue
+        if k + 1 >= len(toks) or toks[k + 1].text != "(" or toks[k + 1].match < 0:
+            continue
+        close = toks[k + 1].match
+        recv = k - 2
+        if recv >= 0 and toks[recv].text == "Objects":
+            qualified = recv >= 1 and toks[recv - 1].text == "."
+            if not qualified or [x.text for x in toks[max(recv - 4, 0) : recv]] == [
+                "java",
+                ".",
+                "util",
+                ".",
+            ]:
+                start = recv - 4 if qualified else recv
+                edits.append((toks[start].start, toks[k + 1].end, f"{cls}.eq("))
+                continue
+        lo = _java_receiver(toks, recv)
+        if lo is None:
+            continue
+        if close == k + 2 or _top_level_comma(toks, k + 1, close):
+            continue  # equals takes one argument: this is some other method
+        edits.append((toks[lo].start, toks[lo].start, f"{cls}.eq("))
+        edits.append((toks[recv].end, toks[k + 1].end, ", "))
+    out = code
+    for start, end, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[end:]
+    return out
+
+
+def _top_level_comma(toks: list[_Tok], open_at: int, close: int) -> bool:
+    depth = 0
+    for t in toks[open_at + 1 : close]:
+        if t.text in _OPEN:
+            depth += 1
+        elif t.text in _CLOSE:
+            depth -= 1
+        elif t.text == "," and depth == 0:
+            return True
+    return False
+
+
+def _java_receiver(toks: list[_Tok], i: int) -> int | None:
+    """First token of the postfix chain ending at ``i`` (``a.b(c)[d]``, ``new X<>(y)``,
+    a literal, a parenthesised expression)."""
+    if i < 0:
+        return None
+    first: int | None = None
+    while i >= 0:
+        t = toks[i]
+        if t.text in (")", "]"):
+            if t.match < 0:
+                return None
+            first = t.match
+            i = t.match - 1
+            if i >= 0 and toks[i].text == ">" and t.text == ")":  # new ArrayList<>(...)
+                depth = 0
+                while i >= 0:
+                    if toks[i].text == ">":
+                        depth += 1
+                    elif toks[i].text == "<":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    i -= 1
+                if i < 0:
+                    return None
+                i -= 1
+            if i >= 0 and toks[i].kind == "id" and toks[i].text not in _JAVA_STOP:
+                first = i
+                i -= 1
+                if i >= 0 and toks[i].text == "new":
+                    return i
+            elif toks[first].text == "(":  # a parenthesised expression (or a cast)
+                return first
+        elif t.kind in ("id", "lit") and t.text not in _JAVA_STOP:
+            first = i
+            i -= 1
+        else:
+            return first
+        if i >= 0 and toks[i].text == ".":
+            i -= 1
+            continue
+        return first
+    return first
+
+
+_JAVA_STOP = {"return", "throw", "new", "case", "else", "instanceof", "assert", "if", "while"}
+
+
+def java_eq(cls: str) -> str:
+    """The trusted ``cls.eq`` (a package-private class in ``Main.java``)."""
+    return _JAVA_EQ.replace("NS", cls)
+
+
+_JAVA_EQ = r"""
+final class NS {
+    private NS() {}
+    private static boolean jdk(Class<?> c) {
+        ClassLoader l = c.getClassLoader();
+        return l == null || l == ClassLoader.getPlatformClassLoader();
+    }
+    /** A class of the program's that declares no methods of its own (double-brace initialisation). */
+    private static boolean plain(Class<?> c) {
+        for (; c != null && !jdk(c); c = c.getSuperclass()) {
+            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                if (!m.isSynthetic()) return false;
+            }
+        }
+        return true;
+    }
+    static boolean eq(Object a, Object b) {
+        if (a == b) return true;
+        if (a == null || b == null) return false;
+        boolean ja = jdk(a.getClass()), jb = jdk(b.getClass());
+        if (!ja && !jb) return a.equals(b);  // the program's own types on both sides
+        if ((!ja && !plain(a.getClass())) || (!jb && !plain(b.getClass()))) return false;
+        if (a instanceof java.util.List || b instanceof java.util.List) {
+            if (!(a instanceof java.util.List) || !(b instanceof java.util.List)) return false;
+            java.util.Iterator<?> i = ((java.util.List<?>) a).iterator();
+            java.util.Iterator<?> j = ((java.util.List<?>) b).iterator();
+            while (i.hasNext() && j.hasNext()) {
+                if (!eq(i.next(), j.next())) return false;
+            }
+            return !i.hasNext() && !j.hasNext();
+        }
+        if (a instanceof java.util.Set || b instanceof java.util.Set) {
+            if (!(a instanceof java.util.Set) || !(b instanceof java.util.Set)) return false;
+            java.util.Set<?> x = (java.util.Set<?>) a, y = (java.util.Set<?>) b;
+            if (x.size() != y.size()) return false;
+            for (Object u : x) {
+                if (u == null || !jdk(u.getClass()) || u instanceof java.util.Collection
+                        || u instanceof java.util.Map) {
+                    boolean found = false;
+                    for (Object v : y) {
+                        if (eq(u, v)) { found = true; break; }
+                    }
+                    if (!found) return false;
+                } else if (!y.contains(u)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (a instanceof java.util.Map || b instanceof java.util.Map) {
+            if (!(a instanceof java.util.Map) || !(b instanceof java.util.Map)) return false;
+            java.util.Map<?, ?> x = (java.util.Map<?, ?>) a, y = (java.util.Map<?, ?>) b;
+            if (x.size() != y.size()) return false;
+            for (java.util.Map.Entry<?, ?> e : x.entrySet()) {
+                Object k = e.getKey();
+                if (k != null && !jdk(k.getClass())) return false;
+                if (!y.containsKey(k) || !eq(e.getValue(), y.get(k))) return false;
+            }
+            return true;
+        }
+        return ja ? a.equals(b) : b.equals(a);
+    }
+}
+"""
+
+
+# ------------------------------------------------------------------ Rust
+_RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+([A-Za-z_]\w*)")
+_RUST_ALIAS = re.compile(r"\btype\s+([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
+_RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
+_RUST_WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def rust_own_return_type(program: str, test: str) -> str | None:
+    """Why the test's comparisons of this program's results cannot be trusted, if they
+    cannot: a function the test calls returns a type the program declares (or hides
+    behind ``impl Trait``), whose ``PartialEq`` the program writes, so ``assert_eq!`` would
+    ask the program whether its answer is right. Rust gives no way to compare such a value
+    from outside; the standard types a benchmark's signatures use cannot have their
+    ``PartialEq`` replaced (the orphan rule)."""
+    own = set(_RUST_TYPE_DECL.findall(program))
+    aliases = dict(_RUST_ALIAS.findall(program))
+    used = set(_RUST_WORD.findall(test))
+    for m in _RUST_FN.finditer(program):
+        if m.group(1) not in used:
+            continue
+        ret = _rust_return_type(program, m.end() - 1)
+        words, seen = set(_RUST_WORD.findall(ret)), set()
+        while aliases.keys() & (words - seen):  # an alias is what it names
+            for name in aliases.keys() & (words - seen):
+                seen.add(name)
+                words |= set(_RUST_WORD.findall(aliases[name]))
+        words -= seen
+        if "impl" in words or "dyn" in words or words & own or "Self" in words:
+            return (
+                f"`{m.group(1)}` returns `{ret.strip()}`, a type whose comparison the program "
+                "itself defines: a test cannot trust it"
+            )
+    return None
+
+
+def _rust_return_type(program: str, paren: int) -> str:
+    """The text between a function's parameter list (its ``(`` at ``paren``) and its body
+    or ``where`` clause: the return type after ``->``, or nothing."""
+    depth, i = 0, paren
+    while i < len(program):
+        if program[i] in "([":
+            depth += 1
+        elif program[i] in ")]":
+            depth -= 1
+            if depth == 0:
+                break
+        i += 1
+    rest = program[i + 1 :]
+    m = re.match(r"\s*->(.*?)(?:\{|\bwhere\b|;)", rest, re.S)
+    return m.group(1) if m else ""
+
+
+# ------------------------------------------------------------------ JavaScript, TypeScript
+JS_PARAMS = ("require", "undefined", "NaN", "Infinity", "Object", "Array", "String", "Number",
+             "Boolean", "Symbol", "BigInt", "Map", "Set", "WeakMap", "WeakSet", "Promise",
+             "JSON", "Math", "Reflect", "Function", "Error", "TypeError", "RangeError",
+             "isNaN", "isFinite", "parseInt", "parseFloat", "console", "globalThis")  # fmt: skip
+"""The names the test's function takes as parameters, bound to the real ones: a program
+that declares its own ``JSON`` or ``Object`` at the top of the module shadows them for
+itself, not for the test."""
+_JS_IMPORT = re.compile(r"^[ \t]*import\b[^\n]*$", re.M)
+_JS_OWN_REQUIRE = re.compile(
+    r"(?:\bfunction\s*\*?\s*|\b(?:var|let|const|class)\s+|\bimport\s+)require\b"
+    r"|\brequire\s*=[^=]"
+)
+
+
+def split_imports(test: str) -> tuple[str, str]:
+    """A TypeScript test's single-line ``import`` declarations, and the rest."""
+    imports = "\n".join(m.group(0) for m in _JS_IMPORT.finditer(test))
+    return imports, _JS_IMPORT.sub("", test)
+
+
+def js_untrusted(program: str) -> str | None:
+    """A program that declares or assigns ``require`` itself: the test's ``require``
+    (TypeScript's compiled imports, at the module's top level) would be the program's."""
+    if _JS_OWN_REQUIRE.search(program):
+        return "the program declares its own `require`, which the test's imports would call"
+    return None
+
+
+def js_prelude(a: str, b: str) -> str:
+    """``cr_pre.js``: freezes the assertion libraries and ``console`` (a failed
+    ``console.assert`` throws), makes the existing methods of the builtins the test may
+    compare with read-only (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
+    changes nothing), and defines ``__cr_run``, which runs the one function whose source
+    text is the unit's last ``__cr_run(...)`` argument (so the program cannot pass its own),
+    once, with the real builtins, and writes the report on fd 3 when it returned (held as
+    two arrays whose XOR it is, ``a`` and ``b``: the file has no report to find)."""
+    params = ", ".join(f"'{p}'" for p in JS_PARAMS)
+    return _JS_PRELUDE.replace("ARRAY_A", a).replace("ARRAY_B", b).replace("PARAMS", params)
+
+
+_JS_PRELUDE = r"""'use strict';
+(function () {
+  const fs = require('fs');
+  const path = require('path');
+  const write = fs.writeSync;
+  const main = fs.readFileSync(path.resolve(process.argv[1] || 'main.js'), 'utf8');
+  const freeze = (m) => {
+    try { const x = require(m); Object.freeze(x); if (x && x.strict) Object.freeze(x.strict); } catch (e) {}
+  };
+  ['assert', 'assert/strict', 'node:assert', 'lodash'].forEach(freeze);
+  Object.defineProperty(console, 'assert', { value: function (ok, ...m) {
+    if (!ok) { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });
+  Object.freeze(console);
+  const keep = (o, only, skip) => {
+    for (const k of Reflect.ownKeys(o)) {
+      if ((only && !only.includes(k)) || (skip && skip.includes(k))) continue;
+      const d = Object.getOwnPropertyDescriptor(o, k);
+      if (!d || !d.configurable) continue;
+      if ('value' in d) d.writable = false;
+      d.configurable = false;
+      try { Object.defineProperty(o, k, d); } catch (e) {}
+    }
+  };
+  [Array, Map, Set, WeakMap, WeakSet, Promise, String, Number, Boolean, Symbol, BigInt].forEach((C) => {
+    keep(C, null, ['prototype']);
+    keep(C.prototype, null, ['constructor']);  // subclasses assign their own constructor
+  });
+  keep(Object, null, ['prototype']);
+  keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+  keep(Function.prototype, ['call', 'apply', 'bind', 'toString']);
+  keep(JSON); keep(Math); keep(Reflect);
+  const names = [PARAMS];
+  keep(globalThis, names);
+  const real = { require: require, undefined: undefined, NaN: NaN, Infinity: Infinity };
+  for (const n of names) if (!(n in real)) real[n] = globalThis[n];
+  const args = names.map((n) => real[n]);
+  const text = Function.prototype.toString;
+  const apply = Reflect.apply;
+  const at = main.lastIndexOf('__cr_run(');
+  const end = main.lastIndexOf(')');
+  const expected = at < 0 || end < at ? null : main.slice(at + 9, end);
+  let ran = false;
+  const ra = [ARRAY_A], rb = [ARRAY_B], hex = '0123456789abcdef';
+  Object.defineProperty(globalThis, '__cr_run', {
+    value: function (test) {
+      if (ran || typeof test !== 'function' || apply(text, test, []) !== expected) {
+        throw new Error('codereward: this is not the test');
+      }
+      ran = true;
+      apply(test, undefined, args);
+      let out = '';
+      for (let i = 0; i < 16; i++) out += hex[(ra[i] ^ rb[i]) >> 4] + hex[(ra[i] ^ rb[i]) & 15];
+      write(3, out);
+    },
+    writable: false, configurable: false, enumerable: false,
+  });
+})();
+"""
