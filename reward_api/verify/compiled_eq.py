@@ -170,8 +170,9 @@ def _left(toks: list[_Tok], k: int) -> int | None:
                     break
             first, i = j, j - 1
             continue
-        if t.text == ">" and (j := _angles(toks, i, -1)) is not None:
-            first, i = j, j - 1  # a template argument list: its commas are its own
+        partner = _angles(toks, i, -1) if t.text == ">" else None
+        if partner is not None:
+            first, i = partner, partner - 1  # a template argument list: its commas are its own
             continue
         if first is not None and _atom_end(t) and _atom_end(toks[first]):
             break
@@ -600,7 +601,7 @@ def rust_own_return_type(program: str, test: str) -> str | None:
         if m.group(1) not in used:
             continue
         ret = _rust_return_type(program, m.end() - 1)
-        words, seen = set(_RUST_WORD.findall(ret)), set()
+        words, seen = set(_RUST_WORD.findall(ret)), set[str]()
         while aliases.keys() & (words - seen):  # an alias is what it names
             for name in aliases.keys() & (words - seen):
                 seen.add(name)
