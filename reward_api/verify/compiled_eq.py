@@ -84,7 +84,7 @@ class _Tok:
 
 def _tokens(code: str) -> list[_Tok]:
     """The C++ tokens of ``code`` outside preprocessor lines and comments, with each
-    bracket paired to its partner (``match``); unbalanced code gives no pairing."""
+    bracket paired to its partner (``match``); none when the brackets do not balance."""
     masked = _PP_LINE.sub(lambda m: " " * len(m.group(0)), code)
     toks: list[_Tok] = []
     for m in _CPP_TOKEN.finditer(masked):
@@ -104,10 +104,10 @@ def _tokens(code: str) -> list[_Tok]:
             stack.append(i)
         elif t.text in _CLOSE:
             if not stack or toks[stack[-1]].text != _CLOSE[t.text]:
-                return toks  # unbalanced: no rewrite can be trusted to keep the meaning
+                return []  # unbalanced: no rewrite can be trusted to keep the meaning
             j = stack.pop()
             toks[i].match, toks[j].match = j, i
-    return toks
+    return [] if stack else toks
 
 
 def _atom_end(t: _Tok) -> bool:
