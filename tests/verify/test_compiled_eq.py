@@ -19,7 +19,7 @@ from reward_api.verify.compiled_eq import (
 
 CPP = [
     ("assert(add(2, 3) == 5);", "assert(NS::eq(add(2, 3) , 5));"),
-    ("if (!(x0 == 5)) {", "if (!(NS::eq(x0 , 5))) {"),
+    ("if (!(x0 == 5)) {}", "if (!(NS::eq(x0 , 5))) {}"),
     ("template <typename T> bool compare(T a, T b){ return a == b; }",
      "template <typename T> bool compare(T a, T b){ return NS::eq(a , b); }"),
     ("bool ok = v.size() != 3 && vector<int>{1,2} == f(x);",
