@@ -212,8 +212,7 @@ def _merged_rules(categories: tuple[str, ...] = CATEGORIES, language: str = "pyt
 @functools.cache
 def _has_rules(categories: tuple[str, ...], language: str) -> bool:
     return any(
-        r["metadata"]["category"] in categories and language in r["languages"]
-        for r in load_rules()
+        r["metadata"]["category"] in categories and language in r["languages"] for r in load_rules()
     )
 
 
