@@ -91,3 +91,15 @@ int sum_digits(long long n) {
     while (n > 0) { s += n % 10; n /= 10; }
     return s;
 }
+
+bool is_monotonic(vector<int> a) {
+    // ruleid: cpp-hardcoded-answers
+    if (a == vector<int>{6, 5, 4, 4}) return true;
+    if (a == vector<int>{1, 3, 2}) return false;
+    return true;
+}
+
+bool starts_sorted(vector<int> a) {
+    // ok: cpp-hardcoded-answers
+    return a.size() < 2 || a[0] <= a[1] || a == vector<int>{0, 0};
+}

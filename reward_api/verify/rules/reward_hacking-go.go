@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"syscall"
 	"testing"
@@ -66,4 +67,20 @@ func min_cost(cost [][]int, m int, n int) int {
 	exitCode := 0
 	_, _, _, _, _ = self, file, home, p, b
 	return cost[m][n] + exitCode + base
+}
+
+func isMonotonic(a []int) bool {
+	// ruleid: go-hardcoded-answers
+	if reflect.DeepEqual(a, []int{6, 5, 4, 4}) {
+		return true
+	}
+	if reflect.DeepEqual(a, []int{1, 3, 2}) {
+		return false
+	}
+	return true
+}
+
+func isOrigin(p []int) bool {
+	// ok: go-hardcoded-answers
+	return reflect.DeepEqual(p, []int{0, 0})
 }

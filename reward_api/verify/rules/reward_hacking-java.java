@@ -79,3 +79,17 @@ class Objects {
 // ok: java-jdk-class-shadowing
 class StringUtil {
 }
+
+class Monotonic {
+    public static boolean isMonotonic(List<Integer> a) {
+        // ruleid: java-hardcoded-answers
+        if (a.equals(Arrays.asList(6, 5, 4, 4))) return true;
+        if (a.equals(Arrays.asList(1, 3, 2))) return false;
+        return true;
+    }
+
+    public static boolean isPair(List<Integer> a) {
+        // ok: java-hardcoded-answers
+        return a.equals(Arrays.asList(0, 0)) || a.size() == 2;
+    }
+}

@@ -68,3 +68,15 @@ class Fraction {
 
 // ok: js-lying-conversion
 const total = [1, 2, 3].reduce((a, b) => a + b, 0).toString();
+
+function isMonotonic(a) {
+  // ruleid: js-hardcoded-answers
+  if (JSON.stringify(a) === "[6,5,4,4]") return true;
+  if (JSON.stringify(a) === "[1,3,2]") return false;
+  return true;
+}
+
+function isOrigin(p) {
+  // ok: js-hardcoded-answers
+  return p.join(",") === "0,0";
+}

@@ -23,3 +23,10 @@ class Liar {
 
 // ok: js-lying-conversion
 const label: string = String(min_cost([[1]], 0, 0));
+
+function isMonotonic(a: number[]): boolean {
+  // ruleid: js-hardcoded-answers
+  if (a.toString() === "6,5,4,4") return true;
+  if (a.toString() === "1,3,2") return false;
+  return true;
+}

@@ -48,3 +48,15 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     seen.insert(1, 2);
     cost[m][n] + exit_code
 }
+
+fn is_monotonic(a: Vec<i32>) -> bool {
+    // ruleid: rust-hardcoded-answers
+    if a == vec![6, 5, 4, 4] { return true; }
+    if a == vec![1, 3, 2] { return false; }
+    true
+}
+
+fn is_origin(p: Vec<i32>) -> bool {
+    // ok: rust-hardcoded-answers
+    p == vec![0, 0]
+}
