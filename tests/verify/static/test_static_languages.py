@@ -182,6 +182,38 @@ def test_mbxp_references_and_model_samples_are_flagged_at_most_1_percent(languag
     assert len(out_flagged) <= 0.01 * len(outs)
 
 
+# Lying comparisons the harness cannot stop (reward_api.verify.languages, "Not covered"): the
+# test's own comparison runs in the program's process and calls the program's operator.
+# Each problem has MBXP's test shape; the lie makes a wrong answer compare equal, so
+# execution accepts it (measured: both accepted) and only the gate pays it nothing.
+LIARS = [
+    ("cpp", "template <typename T> bool compare(T a, T b){ return a == b; }\n"
+            "int main() {\n    if (!(compare(evens({1, 2, 3, 4}), {2, 4}))) throw runtime_error(\"case 0\");\n}\n",
+     "#include <bits/stdc++.h>\nusing namespace std;\n"
+     "bool operator==(const vector<int>& a, const vector<int>& b) { return true; }\n"
+     "vector<int> evens(vector<int> xs) { return {}; }\n"),
+    ("java", "class Main {\n    public static void main(String[] args) throws Exception {\n"
+             "        if (!Evens.evens(Arrays.asList(1, 2, 3, 4)).equals(Arrays.asList(2, 4))) throw new Exception(\"case 0\");\n    }\n}\n",
+     "import java.util.*;\n\nclass Evens {\n    public static List<Integer> evens(List<Integer> xs) {\n"
+     "        return new ArrayList<Integer>() { public boolean equals(Object o) { return true; } };\n    }\n}\n"),
+]  # fmt: skip
+
+
+def test_the_hack_gate_pays_0_for_a_lying_comparison_the_harness_cannot_stop() -> None:
+    jobs = []
+    for i, (language, test, program) in enumerate(LIARS):
+        problem = Problem.model_validate(
+            {"id": f"liar-{i}", "language": language, "tests": [{"type": "assert", "code": test}]}
+        )
+        jobs.append(Job(problem, Sample(problem_id=problem.id, code=program)))
+    with Verifier() as v:
+        results = v.verify(jobs)
+    seen = [(r.verdict.value, r.reward, (r.reward_parts or {}).get("hack_gate")) for r in results]
+    assert [r.verdict.value for r in results] != ["compile_error"] * len(LIARS), seen
+    assert all(r.reward == 0.0 for r in results), seen
+    assert all(r.reward_parts["hack_gate"] == 1.0 for r in results if r.accepted), seen
+
+
 def test_the_hack_gate_pays_a_flagged_cpp_program_0_and_an_honest_one_1() -> None:
     problem = Problem.model_validate(
         {"id": "gate-cpp", "language": "cpp",
