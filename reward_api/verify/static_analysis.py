@@ -30,7 +30,11 @@ scanned in its problem's language (C as C, TypeScript as TypeScript); each langu
 batch is one engine call. The harness in ``reward_api.verify.languages`` already makes
 these hacks earn nothing; the rules make them visible and keep the gate's promise (a
 hack is paid 0) in every language. Exits in a stdio program (one that reads input and
-prints) are honest and not flagged, as in Python.
+prints) are honest and not flagged, as in Python. Measured (tests/verify/static/
+test_static_languages.py): on MBXP the rules flag 8 of 3552 reference solutions (MBCPP/68,
+an answer table; MBCPP/769 and 6 MBJP references that exit(0) on bad input) and none of
+4687 model samples; a scan costs 4 to 13 ms wall per program at batch 64 (load 16 on 2
+cores), against a compile of 0.3 to 3 s.
 
 Engine. The ``semgrep`` command line costs 1.5 to 3.5 s a call on this machine whatever
 the number of files (Python start-up, rule validation, target discovery), so one call per
