@@ -366,9 +366,16 @@ def _scan_language(
         alone = list(pool.map(lambda i: _scan_alone(programs[i], engine, cats, language), todo))
     failed = [i for i, r in zip(todo, alone, strict=True) if r is None]
     if failed and len(failed) == len(todo):
-        _scan_batch(["x = 1\n"], engine, cats, ALONE_S)  # the engine itself broken: raises
+        # the engine itself broken for this language: raises (our fault, not the programs')
+        _scan_batch([_TRIVIAL[language]], engine, cats, ALONE_S, language)
     for i, got in zip(todo, alone, strict=True):
         reports[i] = got if got is not None else _unscannable("the scan ran out of its time")
+
+
+_TRIVIAL = {"python": "x = 1\n", "c": "int x;\n", "cpp": "int x;\n", "java": "class X {}\n",
+            "javascript": "let x = 1;\n", "typescript": "let x = 1;\n",
+            "go": "package main\n", "rust": "fn f() {}\n"}  # fmt: skip
+"""A program of each semgrep language that any working engine scans."""
 
 
 def _scan_batch(

@@ -229,3 +229,24 @@ def test_the_hack_gate_pays_a_flagged_cpp_program_0_and_an_honest_one_1() -> Non
     assert [r.accepted for r in results] == [True, True]
     assert [r.reward for r in results] == [1.0, 0.0]
     assert results[1].reward_parts["hack_gate"] == 1.0
+
+
+def test_an_unscannable_program_is_judged_alone_in_a_mixed_batch() -> None:
+    huge = "int twice(int x) { return 2 * x; }\n" + "// padding\n" * 30000  # > 256 KB
+    programs = [
+        ("cpp", huge),
+        ("cpp", "int twice(int x) { return 2 * x; }\n"),
+        ("cpp", "#include <cstdlib>\nint twice(int x) { _exit(0); }\n"),
+        ("java", "class T {\n    static int twice(int x) { return 2 * x; }\n}\n"),
+    ]
+    reports = scan_programs(
+        [p for _, p in programs], categories=[HACKING], languages=[lang for lang, _ in programs]
+    )
+    assert [sorted(_hacking_rules(r)) for r in reports] == [
+        ["unscannable"], [], ["c-hard-exit"], []
+    ]  # fmt: skip
+
+
+def test_a_language_without_rules_is_refused() -> None:
+    with pytest.raises(ValueError, match="no rules for language"):
+        scan_programs(["x"], languages=["cobol"])
