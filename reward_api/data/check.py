@@ -94,31 +94,35 @@ def statement_shingles(text: str | None, n: int = 3) -> set[str]:
     return {" ".join(words[i : i + n]) for i in range(len(words) - n + 1)}
 
 
-def _canonical_code(code: str) -> str:
-    try:
-        return ast.unparse(ast.parse(code))
-    except (SyntaxError, ValueError, RecursionError):
-        return " ".join(code.split())
+def _canonical_code(code: str, language: str = "python") -> str:
+    if language in ("python", "python3"):
+        try:
+            return ast.unparse(ast.parse(code))
+        except (SyntaxError, ValueError, RecursionError):
+            pass
+    return " ".join(code.split())
 
 
 def _canonical_text(text: str) -> str:
     return "\n".join(" ".join(line.split()) for line in text.strip().splitlines())
 
 
-def test_key(test: StdioTest | CallTest | AssertTest) -> str:
-    """A canonical string for one test: equal for tests that check the same thing."""
+def test_key(test: StdioTest | CallTest | AssertTest, language: str = "python") -> str:
+    """A canonical string for one test: equal for tests that check the same thing (an
+    assert test's code is compared as Python's syntax tree in Python, as its tokens
+    separated by single spaces in the other languages)."""
     if isinstance(test, StdioTest):
         return "stdio\0" + _canonical_text(test.input) + "\0" + _canonical_text(test.output)
     if isinstance(test, CallTest):
         return "call\0" + json.dumps(
             [test.class_name, test.fn_name, test.args, test.output], sort_keys=True, default=str
         )
-    return "assert\0" + _canonical_code(test.code)
+    return "assert\0" + _canonical_code(test.code, language)
 
 
 def tests_signature(problem: Problem) -> set[str]:
     """The problem's tests as a set of canonical keys."""
-    return {test_key(t) for t in problem.tests}
+    return {test_key(t, problem.language) for t in problem.tests}
 
 
 @dataclass
@@ -129,12 +133,19 @@ class Signature:
     statement: str
     shingles: set[str]
     tests: set[str]
+    language: str = "python"
 
     @classmethod
     def of(cls, problem: Problem) -> Signature:
         """Signature of ``problem``."""
         text = normalise_statement(problem.prompt)
-        return cls(problem.id, text, statement_shingles(problem.prompt), tests_signature(problem))
+        return cls(
+            problem.id,
+            text,
+            statement_shingles(problem.prompt),
+            tests_signature(problem),
+            "python" if problem.language == "python3" else problem.language,
+        )
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
@@ -242,7 +253,11 @@ def find_duplicates(
     settings: CheckSettings | None = None,
     progress: Callable[[int], object] | None = None,
 ) -> list[Match]:
-    """Duplicate pairs within ``problems`` (each pair once, in input order)."""
+    """Duplicate pairs within ``problems`` (each pair once, in input order), in the same
+    language only: MBXP, MultiPL-E and HumanEval-X state one task in many languages, and a
+    C++ and a Java version of it are different problems to solve. (Overlap with an
+    ``against`` set is checked across languages: a statement seen in training, in any
+    language, contaminates its evaluation.)"""
     s = settings or CheckSettings()
     index = _Index(s)
     order = {p.id: i for i, p in enumerate(problems)}
@@ -250,6 +265,8 @@ def find_duplicates(
     for p in problems:
         sig = Signature.of(p)
         for other in sorted(index.candidates(sig), key=order.__getitem__):
+            if index.sigs[other].language != sig.language:
+                continue
             m = judge_pair(index.sigs[other], sig, s)
             if m is not None:
                 matches.append(m)
@@ -488,7 +505,38 @@ def check_problems(
         report["reference_verdicts"] = dict(
             Counter(runs[0].verdict.value for runs in references.results.values()).most_common()
         )
+    report["languages"] = per_language(problems, report, references)
     return report
+
+
+def per_language(
+    problems: Sequence[Problem], report: dict[str, Any], references: ReferenceRuns | None
+) -> dict[str, dict[str, Any]]:
+    """The report's counts per problem language, languages in alphabetical order."""
+    language = {p.id: "python" if p.language == "python3" else p.language for p in problems}
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(set(language.values())):
+        ids = {pid for pid, lang in language.items() if lang == name}
+        entry: dict[str, Any] = {
+            "problems": len(ids),
+            "tests": sum(len(p.tests) for p in problems if p.id in ids),
+            "under_min_tests": sum(1 for pid in report["under_5_tests"] if pid in ids),
+            "in_duplicate_groups": sum(1 for g in report["duplicate_groups"] for pid in g
+                                       if pid in ids),
+            "overlap": sum(1 for pid in report["overlap"] if pid in ids),
+            "no_reference": sum(1 for pid in report["no_reference"] if pid in ids),
+        }  # fmt: skip
+        if references is not None:
+            runs = [r for pid, r in references.results.items() if pid in ids]
+            entry["references_run"] = len(runs)
+            entry["references_passed"] = sum(1 for r in runs if r and r[0].accepted)
+            entry["broken_references"] = sum(1 for pid in report["broken_references"] if pid in ids)
+            entry["flaky"] = sum(1 for pid in report["flaky"] if pid in ids)
+            entry["reference_verdicts"] = dict(
+                Counter(r[0].verdict.value for r in runs if r).most_common()
+            )
+        out[name] = entry
+    return out
 
 
 def filter_problems(
@@ -617,6 +665,20 @@ def render_markdown(report: dict[str, Any], charts: list[Path]) -> str:
     lines = ["# Dataset check", "", "| check | result |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in rows]
     lines.append("")
+    languages = report.get("languages", {})
+    if set(languages) - {"python"}:
+        lines += ["## Per language", "",
+                  "| language | problems | tests | under min tests | without reference "
+                  "| references passed | broken | flaky |", "|---|---|---|---|---|---|---|---|"]  # fmt: skip
+        for name, e in languages.items():
+            ran = "references_run" in e
+            lines.append(
+                f"| {name} | {e['problems']} | {e['tests']} | {e['under_min_tests']} "
+                f"| {e['no_reference']} "
+                + (f"| {e['references_passed']}/{e['references_run']} | "
+                   f"{e['broken_references']} | {e['flaky']} |" if ran else "| not run | | |")
+            )  # fmt: skip
+        lines.append("")
     lines += [f"![{c.stem}]({c.name})" for c in charts]
     lines += [
         "",

@@ -120,8 +120,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     json_path.parent.mkdir(parents=True, exist_ok=True)
     json_path.write_text(json.dumps(report, indent=1), encoding="utf-8")
     md_path.write_text(data_check.render_markdown(report, charts), encoding="utf-8")
+    languages = ", ".join(f"{k} {v['problems']}" for k, v in report["languages"].items())
     print(
-        f"checked {report['problems']} problems: {len(report['under_5_tests'])} under "
+        f"checked {report['problems']} problems ({languages}): {len(report['under_5_tests'])} under "
         f"{settings.min_tests} tests, {len(report['duplicate_groups'])} duplicate groups, "
         f"{len(report['overlap'])} overlapping, {len(report['broken_references'])} broken "
         f"references, {len(report['flaky'])} flaky; report {json_path}",

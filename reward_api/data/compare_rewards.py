@@ -226,7 +226,7 @@ def compare(
     """Re-score verified samples under every preset and summarise (no sandbox here)."""
     from reward_api.verify.static_analysis import is_hacking, scan_programs
 
-    reports = scan_programs(programs)
+    reports = scan_programs(programs, languages=[problems[s.problem_id].language for s in samples])
     records: list[Scored] = []
     dropped = 0
     for sample, result, program, report in zip(samples, results, programs, reports, strict=True):

@@ -9,8 +9,9 @@ silently. Samples whose verification ended in ``sandbox_error`` (infrastructure,
 program) are excluded from ``n`` and counted under ``sandbox_errors``; a trainer drops
 them the same way.
 
-``summarise`` is pure (per-problem ``(n, c)`` in, report out); ``evaluate`` runs the
-verifier first. The trainer imports ``pass_at_k`` from here.
+``summarise`` is pure (per-problem ``(n, c)`` in, report out), with the same means per
+difficulty and per problem language (``by_difficulty``, ``by_language``; the table shows
+the languages when the set is not Python alone); ``evaluate`` runs the verifier first. The trainer imports ``pass_at_k`` from here.
 """
 
 from __future__ import annotations
@@ -46,13 +47,35 @@ def _mean(xs: list[float]) -> float | None:
     return sum(xs) / len(xs) if xs else None
 
 
+def _by_group(
+    counts: dict[str, tuple[int, int]], ks: Sequence[int], group_of: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """pass@k of each group of problems (group names in alphabetical order)."""
+    groups: dict[str, list[str]] = defaultdict(list)
+    for pid in counts:
+        groups[group_of[pid]].append(pid)
+    out: dict[str, dict[str, Any]] = {}
+    for name in sorted(groups):
+        pids = groups[name]
+        entry: dict[str, Any] = {"problems": len(pids)}
+        for k in ks:
+            vals = [pass_at_k(counts[p][0], counts[p][1], k) for p in pids if counts[p][0] >= k]
+            entry[f"pass@{k}"] = _mean(vals)
+            entry[f"problems@{k}"] = len(vals)
+        out[name] = entry
+    return out
+
+
 def summarise(
     counts: dict[str, tuple[int, int]],
     ks: Sequence[int],
     difficulty: dict[str, str | None] | None = None,
+    language: dict[str, str] | None = None,
 ) -> dict[str, Any]:
-    """The pass@k report from per-problem ``(n, c)``; see the module docstring."""
+    """The pass@k report from per-problem ``(n, c)``; see the module docstring.
+    ``by_difficulty`` and ``by_language`` hold the same means per group of problems."""
     difficulty = difficulty or {}
+    language = language or {}
     report: dict[str, Any] = {}
     insufficient: dict[str, list[str]] = {}
     counted: dict[str, int] = {}
@@ -61,18 +84,10 @@ def summarise(
         report[f"pass@{k}"] = _mean(values)
         counted[f"pass@{k}"] = len(values)
         insufficient[f"pass@{k}"] = [pid for pid, (n, _c) in counts.items() if n < k]
-    groups: dict[str, list[str]] = defaultdict(list)
-    for pid in counts:
-        groups[difficulty.get(pid) or UNKNOWN_DIFFICULTY].append(pid)
-    by_difficulty: dict[str, dict[str, Any]] = {}
-    for name in sorted(groups):
-        pids = groups[name]
-        entry: dict[str, Any] = {"problems": len(pids)}
-        for k in ks:
-            vals = [pass_at_k(counts[p][0], counts[p][1], k) for p in pids if counts[p][0] >= k]
-            entry[f"pass@{k}"] = _mean(vals)
-            entry[f"problems@{k}"] = len(vals)
-        by_difficulty[name] = entry
+    by_difficulty = _by_group(
+        counts, ks, {pid: difficulty.get(pid) or UNKNOWN_DIFFICULTY for pid in counts}
+    )
+    by_language = _by_group(counts, ks, {pid: language.get(pid) or "python" for pid in counts})
     ns = [n for n, _c in counts.values()]
     report.update(
         {
@@ -81,6 +96,7 @@ def summarise(
             "problems_counted": counted,
             "insufficient": insufficient,
             "by_difficulty": by_difficulty,
+            "by_language": by_language,
             "n_per_problem": {pid: n for pid, (n, _c) in counts.items()},
             "c_per_problem": {pid: c for pid, (_n, c) in counts.items()},
             "n_min": min(ns, default=0),
@@ -120,7 +136,12 @@ def evaluate(
     jobs = [Job(by_id[s.problem_id], s) for s in samples]
     results = verifier.verify(jobs, on_result=on_result)
     counts, errors = count_results(problems, samples, results)
-    report = summarise(counts, ks, {p.id: p.difficulty for p in problems})
+    report = summarise(
+        counts,
+        ks,
+        {p.id: p.difficulty for p in problems},
+        {p.id: "python" if p.language == "python3" else p.language for p in problems},
+    )
     report["samples"] = len(samples)
     report["sandbox_errors"] = errors
     report["no_samples"] = [pid for pid, (n, _c) in counts.items() if n == 0]
@@ -148,6 +169,14 @@ def render_table(report: dict[str, Any]) -> str:
             + " | ".join(_fmt(entry[f"pass@{k}"]) for k in ks)
             + " |"
         )
+    by_language = report.get("by_language", {})
+    if set(by_language) - {"python"}:  # a Python-only set keeps its table as it was
+        for name, entry in by_language.items():
+            lines.append(
+                f"| language: {name} | {entry['problems']} | "
+                + " | ".join(_fmt(entry[f"pass@{k}"]) for k in ks)
+                + " |"
+            )
     for k in ks:
         short = report["insufficient"][f"pass@{k}"]
         if short:

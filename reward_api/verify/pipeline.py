@@ -284,13 +284,14 @@ class Verifier:
         return tasks
 
     def _scan(self, units: list[_Work]) -> dict[str, Any]:
-        """One batched semgrep-core run per set of rule categories (the hack gate needs one)."""
+        """One batched semgrep-core run per set of rule categories and language (the hack gate
+        needs one set)."""
         groups: dict[tuple[str, ...], list[_Work]] = {}
         for u in units:
-            # a program that does not compile is paid 0 anyway; its scan could only stall.
-            # The rules are Python's: a compiled language's program is not scanned (its
-            # trust is the harness's, reward_api.verify.languages)
-            if u.reward.scan_categories and u.syntax is None and u.problem.language not in COMPILED:
+            # a program that does not parse is paid 0 anyway; its scan could only stall.
+            # A compiled language's program is scanned in its own language (its compiler
+            # has not run yet: one that will not compile is still only paid 0)
+            if u.reward.scan_categories and u.syntax is None:
                 groups.setdefault(tuple(u.reward.scan_categories), []).append(u)
         if not groups:
             return {}
@@ -299,7 +300,11 @@ class Verifier:
         out: dict[str, Any] = {}
         with self._stage("scan"):
             for categories, group in groups.items():
-                reports = scan_programs([u.program for u in group], categories=categories)
+                reports = scan_programs(
+                    [u.program for u in group],
+                    categories=categories,
+                    languages=[u.problem.language for u in group],
+                )
                 out.update({u.key: r for u, r in zip(group, reports, strict=True)})
         return out
 

@@ -1,8 +1,10 @@
 """Static analysis of candidate programs: semgrep rules, batched scans, the static score.
 
 This module owns the ``scan`` stage of the pipeline. It turns programs into
-``StaticReport``s using the rules shipped in ``reward_api/verify/rules`` (three categories,
-each file beside an annotated fixture checked by ``semgrep --test``):
+``StaticReport``s using the rules shipped in ``reward_api/verify/rules`` (three categories;
+``{category}.yaml`` holds the Python rules and ``{category}-{family}.yaml`` those of C and
+C++ (``cpp``), Java, JavaScript and TypeScript (``js``), Go and Rust; each file sits beside
+annotated fixtures in its languages, ``{stem}.{ext}``, checked by ``semgrep --test``):
 
 - ``reward_hacking``: code that tries to pass tests without solving the problem
   (early exits, always-equal objects, frame inspection, monkeypatched builtins, reads
@@ -11,7 +13,28 @@ each file beside an annotated fixture checked by ``semgrep --test``):
 - ``security``: process spawning, network, eval of input, file deletion, ctypes,
   signal handlers, computed imports, pickle.
 - ``quality``: bare except, swallowed exceptions, mutable defaults, unreachable code,
-  shadowed builtins, ``== None``, ``is`` with literals, wildcard imports.
+  shadowed builtins, ``== None``, ``is`` with literals, wildcard imports (Python only).
+
+Compiled languages. Their reward_hacking rules name what a policy does to be paid without
+solving under the contract's conventions (CONTRACT.md, "Other languages"): early and hard
+exits (``exit``, ``_exit``, ``quick_exit``, ``atexit``, constructors before ``main``,
+``System.exit``, ``Runtime.halt``, shutdown hooks, ``process.exit``/``reallyExit``/``kill``,
+``os.Exit``, ``runtime.Goexit``, ``init``, ``std::process::exit``, panic hooks), writes to
+the pass channel (fd 3) and reads of the process's own files (``/proc/self``, ``__FILE__``,
+``include_str!``), redefined checks (``#define assert``, ``console.assert =``, patched
+``assert`` or lodash, a shadowing ``macro_rules!`` or JDK class name), lying comparisons
+(constant ``operator==``/``equals``/``PartialEq``, ``operator==`` for std types,
+``Symbol.toPrimitive``/``valueOf``, constant ``String``/``MarshalJSON``), and signal or
+terminate handlers; security rules name process spawns, network and ``eval``. A program is
+scanned in its problem's language (C as C, TypeScript as TypeScript); each language of a
+batch is one engine call. The harness in ``reward_api.verify.languages`` already makes
+these hacks earn nothing; the rules make them visible and keep the gate's promise (a
+hack is paid 0) in every language. Exits in a stdio program (one that reads input and
+prints) are honest and not flagged, as in Python. Measured (tests/verify/static/
+test_static_languages.py): on MBXP the rules flag 8 of 3552 reference solutions (MBCPP/68,
+an answer table; MBCPP/769 and 6 MBJP references that exit(0) on bad input) and none of
+4687 model samples; a scan costs 4 to 13 ms wall per program at batch 64 (load 16 on 2
+cores), against a compile of 0.3 to 3 s.
 
 Engine. The ``semgrep`` command line costs 1.5 to 3.5 s a call on this machine whatever
 the number of files (Python start-up, rule validation, target discovery), so one call per
@@ -27,9 +50,10 @@ the gate alone 1.8 ms of CPU (6 to 10 ms wall), the CLI once per program 1.1 to 
 
 Categories. ``scan_programs(..., categories=...)`` runs only the wanted rule files. The hack
 gate (presets ``default`` and ``easy``) needs ``reward_hacking`` alone; for that scan a
-regex prefilter (``may_hack``) first drops programs in which no hacking rule can fire
-(about 93% of MBPP and 87% of APPS references), so most honest programs never reach the
-engine. Tests check that prefiltered scans equal unfiltered ones on every fixture line,
+regex prefilter (``may_hack``) first drops Python programs in which no hacking rule can
+fire (about 93% of MBPP and 87% of APPS references), so most honest programs never reach
+the engine. Programs of other languages are always scanned: their compile costs far more
+than the scan, and no prefilter of theirs is proven equal to the full scan. Tests check that prefiltered scans equal unfiltered ones on every fixture line,
 every hack program and every reference solution.
 
 ``# nosemgrep`` comments are NOT honoured: the programs under scan are adversarial, and a
@@ -78,6 +102,11 @@ from reward_api.schemas import Finding, StaticReport
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 CATEGORIES = ("reward_hacking", "security", "quality")
 HACKING = "reward_hacking"
+SCAN_LANGUAGES = {"python": ("python", ".py"), "c": ("c", ".c"), "cpp": ("cpp", ".cpp"),
+                  "java": ("java", ".java"), "javascript": ("javascript", ".js"),
+                  "typescript": ("typescript", ".ts"), "go": ("go", ".go"),
+                  "rust": ("rust", ".rs")}  # fmt: skip
+"""Problem language -> (semgrep language, file extension) of its scan."""
 
 SEVERITY_WEIGHT = {"ERROR": 1.0, "WARNING": 0.5, "INFO": 0.2}
 CATEGORY_WEIGHT = {"security": 0.5, "quality": 0.2}
@@ -100,9 +129,25 @@ class StaticAnalysisError(InfrastructureError):
     """The scanner itself failed (missing engine, crash, unreadable output): our fault."""
 
 
-def rule_files() -> list[Path]:
-    """The shipped rule files, one per category."""
-    return [RULES_DIR / f"{category}.yaml" for category in CATEGORIES]
+def rule_files(categories: Sequence[str] = CATEGORIES) -> list[Path]:
+    """The shipped rule files of ``categories``: ``{category}.yaml`` (Python) first, then
+    ``{category}-{family}.yaml`` (the other languages), in category order."""
+    files = []
+    for category in CATEGORIES:
+        if category in categories:
+            files.append(RULES_DIR / f"{category}.yaml")
+            files += sorted(RULES_DIR.glob(f"{category}-*.yaml"))
+    return files
+
+
+def scan_language(language: str | None) -> str:
+    """The semgrep language a program of ``language`` is scanned in (python by default)."""
+    name = language or "python"
+    if name == "python3":
+        name = "python"
+    if name not in SCAN_LANGUAGES:
+        raise ValueError(f"no rules for language {language!r}; known: {sorted(SCAN_LANGUAGES)}")
+    return SCAN_LANGUAGES[name][0]
 
 
 @functools.cache
@@ -133,7 +178,7 @@ def _semgrep_cli() -> str:
 
 
 def load_rules() -> list[dict[str, Any]]:
-    """All rules of the three files; each must carry a known ``metadata.category``."""
+    """All rules of every file; each must carry its file's ``metadata.category``."""
     import yaml  # the static extra; imported here so that scoring stays light
 
     rules: list[dict[str, Any]] = []
@@ -141,7 +186,7 @@ def load_rules() -> list[dict[str, Any]]:
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         for rule in doc["rules"]:
             category = rule.get("metadata", {}).get("category")
-            if category not in CATEGORIES:
+            if category not in CATEGORIES or category != path.stem.split("-")[0]:
                 raise StaticAnalysisError(
                     f"rule {rule.get('id')} in {path.name}: bad category {category!r}"
                 )
@@ -150,9 +195,14 @@ def load_rules() -> list[dict[str, Any]]:
 
 
 @functools.cache
-def _merged_rules(categories: tuple[str, ...] = CATEGORIES) -> str:
-    """One JSON rule file for semgrep-core holding the given categories, cached by content."""
-    rules = [r for r in load_rules() if r["metadata"]["category"] in categories]
+def _merged_rules(categories: tuple[str, ...] = CATEGORIES, language: str = "python") -> str:
+    """One JSON rule file for semgrep-core holding the given categories' rules for one
+    semgrep language, cached by content."""
+    rules = [
+        r
+        for r in load_rules()
+        if r["metadata"]["category"] in categories and language in r["languages"]
+    ]
     text = json.dumps({"rules": rules}, sort_keys=True)
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     path = Path(tempfile.gettempdir()) / f"codereward-rules-{digest}.json"
@@ -161,6 +211,13 @@ def _merged_rules(categories: tuple[str, ...] = CATEGORIES) -> str:
         tmp.write_text(text, encoding="utf-8")
         tmp.replace(path)
     return str(path)
+
+
+@functools.cache
+def _has_rules(categories: tuple[str, ...], language: str) -> bool:
+    return any(
+        r["metadata"]["category"] in categories and language in r["languages"] for r in load_rules()
+    )
 
 
 @functools.cache
@@ -208,9 +265,10 @@ _HACK_PREFILTER = re.compile(
 )
 
 
-def may_hack(program: str) -> bool:
-    """False only when no reward_hacking rule can fire on ``program`` (see _HACK_PREFILTER)."""
-    return _HACK_PREFILTER.search(program) is not None
+def may_hack(program: str, language: str = "python") -> bool:
+    """False only when no reward_hacking rule can fire on ``program`` (see _HACK_PREFILTER);
+    always True outside Python, whose programs are all scanned."""
+    return language != "python" or _HACK_PREFILTER.search(program) is not None
 
 
 def score(findings: Sequence[Finding]) -> float:
@@ -237,28 +295,52 @@ def scan_programs(
     engine: Engine = "core",
     categories: Sequence[str] = CATEGORIES,
     prefilter: bool = True,
+    languages: Sequence[str | None] | None = None,
 ) -> list[StaticReport]:
     """Scan every program; one report per program, in order. Batched, and fail-alone.
 
+    ``languages`` gives each program's problem language (default: all Python); programs
+    are scanned in their own language, one engine call per language of the batch.
     ``categories`` selects the rule files; a scan of ``reward_hacking`` alone (what the
     hack gate needs) only hands the engine the programs ``may_hack`` keeps, unless
-    ``prefilter`` is off. The batch is one engine call with a time budget that grows with
-    its size; when it fails or runs out of time, each program is scanned alone with a
-    budget of its own, so one program that stalls the engine (tens of thousands of nested
-    calls) is judged on its own: it gets an ``unscannable`` reward-hacking finding, which
-    the hack gate treats as a hack, and every other program its real report. Only an
-    engine that fails on a trivial program too raises ``StaticAnalysisError``.
+    ``prefilter`` is off. Each language's batch is one engine call with a time budget that
+    grows with its size; when it fails or runs out of time, each of its programs is
+    scanned alone with a budget of its own, so one program that stalls the engine (tens
+    of thousands of nested calls) is judged on its own: it gets an ``unscannable``
+    reward-hacking finding, which the hack gate treats as a hack, and every other program
+    its real report. Only an engine that fails on a trivial program too raises
+    ``StaticAnalysisError``.
     """
     cats = tuple(c for c in CATEGORIES if c in set(categories))
     unknown = set(categories) - set(CATEGORIES)
     if unknown:
         raise ValueError(f"unknown rule categories {sorted(unknown)}; known: {CATEGORIES}")
+    if languages is not None and len(languages) != len(programs):
+        raise ValueError(f"{len(languages)} languages for {len(programs)} programs")
+    langs = [scan_language(x) for x in languages] if languages is not None else None
     reports = [StaticReport(findings=[], score=1.0) for _ in programs]
-    todo = list(range(len(programs)))
-    if prefilter and cats == (HACKING,):
-        todo = [i for i in todo if may_hack(programs[i])]
-    if not cats or not todo:
-        return reports
+    by_language: dict[str, list[int]] = {}
+    for i in range(len(programs)):
+        by_language.setdefault(langs[i] if langs else "python", []).append(i)
+    for language, todo in by_language.items():
+        if prefilter and cats == (HACKING,):
+            todo = [i for i in todo if may_hack(programs[i], language)]
+        if cats and todo:
+            _scan_language(programs, todo, reports, engine, cats, language)
+    return reports
+
+
+def _scan_language(
+    programs: Sequence[str],
+    todo: list[int],
+    reports: list[StaticReport],
+    engine: Engine,
+    cats: tuple[str, ...],
+    language: str,
+) -> None:
+    """Fill ``reports[i]`` for each ``i`` of ``todo``, programs of one semgrep language."""
+    if not _has_rules(cats, language):
+        return  # e.g. quality alone for C++: nothing to run, every report stays clean
     oversized = [
         i for i in todo if len(programs[i].encode("utf-8", "surrogateescape")) > MAX_SCAN_BYTES
     ]
@@ -266,45 +348,62 @@ def scan_programs(
         reports[i] = _unscannable("it is larger than the scanner's limit")
     todo = [i for i in todo if i not in set(oversized)]
     if not todo:
-        return reports
+        return
     try:
         found = _scan_batch(
-            [programs[i] for i in todo], engine, cats, BATCH_BASE_S + PER_PROGRAM_S * len(todo)
+            [programs[i] for i in todo],
+            engine,
+            cats,
+            BATCH_BASE_S + PER_PROGRAM_S * len(todo),
+            language,
         )
         for k, report in found.items():
             reports[todo[k]] = report
-        return reports
+        return
     except StaticAnalysisError:
         pass  # one program may have stalled or crashed the engine: each alone now
     with ThreadPoolExecutor(max(1, min(4, os.cpu_count() or 1))) as pool:
-        alone = list(pool.map(lambda i: _scan_alone(programs[i], engine, cats), todo))
+        alone = list(pool.map(lambda i: _scan_alone(programs[i], engine, cats, language), todo))
     failed = [i for i, r in zip(todo, alone, strict=True) if r is None]
     if failed and len(failed) == len(todo):
-        _scan_batch(["x = 1\n"], engine, cats, ALONE_S)  # the engine itself broken: raises
+        # the engine itself broken for this language: raises (our fault, not the programs')
+        _scan_batch([_TRIVIAL[language]], engine, cats, ALONE_S, language)
     for i, got in zip(todo, alone, strict=True):
         reports[i] = got if got is not None else _unscannable("the scan ran out of its time")
-    return reports
+
+
+_TRIVIAL = {"python": "x = 1\n", "c": "int x;\n", "cpp": "int x;\n", "java": "class X {}\n",
+            "javascript": "let x = 1;\n", "typescript": "let x = 1;\n",
+            "go": "package main\n", "rust": "fn f() {}\n"}  # fmt: skip
+"""A program of each semgrep language that any working engine scans."""
 
 
 def _scan_batch(
-    programs: Sequence[str], engine: Engine, cats: tuple[str, ...], budget_s: float
+    programs: Sequence[str],
+    engine: Engine,
+    cats: tuple[str, ...],
+    budget_s: float,
+    language: str = "python",
 ) -> dict[int, StaticReport]:
+    suffix = next(ext for lang, ext in SCAN_LANGUAGES.values() if lang == language)
     with tempfile.TemporaryDirectory(prefix="codereward-scan-") as tmp:
         names = {}
         for i, program in enumerate(programs):
-            name = f"p{i:06d}.py"
+            name = f"p{i:06d}{suffix}"
             Path(tmp, name).write_text(program, encoding="utf-8", errors="surrogateescape")
             names[name] = i
         if engine == "core":
-            raw = _run_core(tmp, list(names), cats, budget_s)
+            raw = _run_core(tmp, list(names), cats, budget_s, language)
         else:
             raw = _run_cli(tmp, cats, budget_s)
     return _reports(raw, names)
 
 
-def _scan_alone(program: str, engine: Engine, cats: tuple[str, ...]) -> StaticReport | None:
+def _scan_alone(
+    program: str, engine: Engine, cats: tuple[str, ...], language: str
+) -> StaticReport | None:
     try:
-        return _scan_batch([program], engine, cats, ALONE_S)[0]
+        return _scan_batch([program], engine, cats, ALONE_S, language)[0]
     except StaticAnalysisError:
         return None
 
@@ -321,20 +420,23 @@ def _unscannable(why: str) -> StaticReport:
 
 
 def scan_program(
-    program: str, engine: Engine = "core", categories: Sequence[str] = CATEGORIES
+    program: str,
+    engine: Engine = "core",
+    categories: Sequence[str] = CATEGORIES,
+    language: str = "python",
 ) -> StaticReport:
     """Scan one program (one engine call); prefer ``scan_programs`` for batches."""
-    return scan_programs([program], engine=engine, categories=categories)[0]
+    return scan_programs([program], engine=engine, categories=categories, languages=[language])[0]
 
 
 def _run_core(
-    folder: str, names: list[str], categories: tuple[str, ...], budget_s: float
+    folder: str, names: list[str], categories: tuple[str, ...], budget_s: float, language: str
 ) -> dict[str, Any]:
-    rules_path = _merged_rules(categories)
+    rules_path = _merged_rules(categories, language)
     cmd = [
         _semgrep_core(),
         "-rules", rules_path,
-        "-lang", "python",
+        "-lang", language,
         "-json",
         "-j", "1",
         "-fast",
@@ -347,6 +449,8 @@ def _run_core(
 
 
 def _run_cli(folder: str, categories: tuple[str, ...], budget_s: float) -> dict[str, Any]:
+    """The semgrep CLI on every rule file of ``categories``; it picks each file's language
+    from its extension."""
     cmd = [
         _semgrep_cli(),
         "scan",
@@ -358,7 +462,7 @@ def _run_cli(folder: str, categories: tuple[str, ...], budget_s: float) -> dict[
         "--quiet",
         "--max-target-bytes=0",
         "--timeout", str(int(RULE_TIMEOUT_S)),
-        *[arg for c in categories for arg in ("--config", str(RULES_DIR / f"{c}.yaml"))],
+        *[arg for path in rule_files(categories) for arg in ("--config", str(path))],
         ".",
     ]  # fmt: skip
     env = dict(os.environ, SEMGREP_SEND_METRICS="off", SEMGREP_ENABLE_VERSION_CHECK="0")

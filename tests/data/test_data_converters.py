@@ -27,6 +27,8 @@ FIXTURE_FILES = {
     "leetcodedataset": "leetcodedataset.jsonl",
     "deepcoder": "deepcoder.jsonl",
     "mbxp": "mbxp.jsonl",
+    "multipl_e": "multipl_e.jsonl",
+    "humaneval_x": "humaneval_x.jsonl",
 }
 
 
@@ -236,7 +238,7 @@ def test_fixture_references_and_solutions_pass_in_the_sandbox(verifier):
         if not r.accepted
     }
     assert failed == {}
-    assert len(jobs) == 28
+    assert len(jobs) == 38  # 28, and HumanEval-X's 10 (MultiPL-E ships no solutions)
 
 
 def test_a_wrong_program_fails_converted_tests(verifier):

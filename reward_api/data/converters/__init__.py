@@ -19,10 +19,12 @@ from reward_api.data.converters.codecontests import convert_codecontests
 from reward_api.data.converters.conversion import Conversion, ConversionReport
 from reward_api.data.converters.deepcoder import convert_deepcoder
 from reward_api.data.converters.humaneval import convert_humaneval, convert_humaneval_plus
+from reward_api.data.converters.humaneval_x import convert_humaneval_x
 from reward_api.data.converters.leetcode import convert_leetcodedataset
 from reward_api.data.converters.livecodebench import convert_livecodebench
 from reward_api.data.converters.mbpp import convert_mbpp, convert_mbpp_plus, convert_mbpp_sanitized
 from reward_api.data.converters.mbxp import convert_mbxp
+from reward_api.data.converters.multipl_e import convert_multipl_e
 from reward_api.data.converters.sources import SourceError, read_records
 from reward_api.schemas import Problem, Sample
 
@@ -41,6 +43,8 @@ FORMATS: dict[str, Converter] = {
     "leetcodedataset": convert_leetcodedataset,
     "deepcoder": convert_deepcoder,
     "mbxp": convert_mbxp,
+    "multipl_e": convert_multipl_e,
+    "humaneval_x": convert_humaneval_x,
 }
 
 __all__ = ["FORMATS", "SourceError", "convert", "convert_records"]

@@ -53,4 +53,5 @@ def convert_mbxp(records: list[dict[str, Any]], conv: Conversion) -> None:
             conv.report.skip(str(rec.get("task_id")), "unsupported_language")
             continue
         p = mbxp_problem(rec)
+        conv.report.count(f"language:{p.language}")
         conv.add(p, [p.reference] if p.reference else [])

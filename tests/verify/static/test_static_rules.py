@@ -24,10 +24,40 @@ def test_rule_fixtures_pass_semgrep_test():
     assert "All tests passed" in output
 
 
-def test_each_category_has_a_rule_file_and_a_fixture():
-    for category, path in zip(CATEGORIES, rule_files(), strict=True):
-        assert path.name == f"{category}.yaml"
+FAMILIES = {"cpp": ("c", "cpp"), "java": ("java",), "js": ("js", "ts"), "go": ("go",),
+            "rust": ("rs",)}  # fmt: skip
+"""Each language family's rule-file suffix and the extensions of its fixtures."""
+LANGUAGES = {"c": "c", "cpp": "cpp", "java": "java", "js": "javascript", "ts": "typescript",
+             "go": "go", "rs": "rust"}  # fmt: skip
+
+
+def _fixtures(rule_file: Path) -> list[Path]:
+    return sorted(p for p in RULES_DIR.glob(f"{rule_file.stem}.*") if p.suffix != ".yaml")
+
+
+def test_each_category_has_a_python_rule_file_and_a_fixture():
+    for category in CATEGORIES:
+        path = RULES_DIR / f"{category}.yaml"
+        assert path in rule_files([category])
         assert path.with_suffix(".py").is_file()
+
+
+def test_hacking_and_security_rules_cover_every_compiled_language_with_a_fixture_each():
+    for category in ("reward_hacking", "security"):
+        for family, exts in FAMILIES.items():
+            path = RULES_DIR / f"{category}-{family}.yaml"
+            assert path in rule_files([category])
+            assert [p.suffix[1:] for p in _fixtures(path)] == sorted(exts)
+
+
+def test_every_rule_of_a_file_is_for_the_languages_of_its_fixtures():
+    import yaml
+
+    for path in rule_files():
+        fixtures = _fixtures(path)
+        langs = {LANGUAGES.get(p.suffix[1:], "python") for p in fixtures}
+        for rule in yaml.safe_load(path.read_text())["rules"]:
+            assert set(rule["languages"]) <= langs, (path.name, rule["id"])
 
 
 def test_every_rule_declares_one_of_the_three_categories():
@@ -38,9 +68,9 @@ def test_every_rule_declares_one_of_the_three_categories():
 def test_every_rule_is_exercised_by_a_ruleid_annotation():
     annotated: set[str] = set()
     for path in rule_files():
-        text = path.with_suffix(".py").read_text()
-        for ids in re.findall(r"#\s*ruleid:\s*([\w\-, ]+)", text):
-            annotated.update(i.strip() for i in ids.split(","))
+        for fixture in _fixtures(path):
+            for ids in re.findall(r"(?:#|//)\s*ruleid:\s*([\w\-, ]+)", fixture.read_text()):
+                annotated.update(i.strip() for i in ids.split(","))
     missing = {r["id"] for r in load_rules()} - annotated
     assert not missing
 

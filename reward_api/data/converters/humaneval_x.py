@@ -1,0 +1,107 @@
+"""HumanEval-X (HumanEval in C++, Java, JavaScript, Go and Rust, from CodeGeeX) to problems.
+
+Records: ``task_id`` (``CPP/0``, ``Java/0``, ``JavaScript/0``, ``Go/0``, ``Rust/0``;
+``Python/0`` is HumanEval itself: use the ``humaneval`` format), ``prompt`` (includes or
+imports, a doc comment and the signature), ``declaration`` (the same without the doc),
+``canonical_solution`` (the body, closing brace included), ``test`` and ``example_test``
+(the tests, and the prompt's examples as tests). The test is already the contract's
+shape (CONTRACT.md, "Other languages"): a ``main`` with ``assert``s in C++, a ``public
+class Main`` in Java, ``console.assert`` calls in JavaScript, ``func TestX(t *testing.T)``
+with testify's ``assert`` in Go, ``#[cfg(test)] mod tests`` in Rust. One assert test per
+problem, the record's ``test``; the reference is ``prompt + canonical_solution`` and a
+sample is ``prompt + completion`` (``humaneval_x_sample``).
+
+Per language: Go's prompt has no package clause and does not import what the test uses,
+so the problem's prompt starts with the record's ``test_setup`` when it has one, else
+``package main`` and the imports of ``testing`` and testify's ``assert`` (the header
+CodeGeeX's harness adds). Rust's prompt has no ``use`` lines (its declaration has them, and canonical
+solutions rely on them), so the declaration's ``use`` lines start the problem's prompt;
+those naming crates the verifier's rustc does not have (``rand``, ``regex``, ``md5``) are
+dropped and counted, so a solution that needs one fails to compile, as it would without
+the crate.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from reward_api.data.converters.conversion import Conversion
+from reward_api.schemas import AssertTest, Problem, Sample
+
+LANGUAGES = {"CPP": "cpp", "C++": "cpp", "Java": "java", "JavaScript": "javascript",
+             "JS": "javascript", "Go": "go", "Rust": "rust"}  # fmt: skip
+"""task_id prefix -> the contract's language."""
+GO_HEADER = (
+    'package main\n\nimport (\n    "testing"\n\n    "github.com/stretchr/testify/assert"\n)\n'
+)
+"""What CodeGeeX's harness puts before a Go program: the test's package and imports."""
+_RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
+
+
+def problem_id(task_id: str) -> str:
+    return f"humaneval-x/{task_id}"
+
+
+def language_of(task_id: str) -> str | None:
+    """The language of a task id; None for Python and unknown prefixes."""
+    return LANGUAGES.get(task_id.split("/", 1)[0])
+
+
+def problem_prompt(language: str, rec: dict[str, Any]) -> tuple[str, int]:
+    """The prompt a program starts with, and how many crate ``use`` lines were dropped."""
+    prompt = str(rec["prompt"])
+    if language == "go" and not re.search(r"^\s*package\s+\w+", prompt, re.M):
+        prompt = (rec.get("test_setup") or GO_HEADER).rstrip("\n") + "\n\n" + prompt.lstrip("\n")
+    dropped = 0
+    if language == "rust":
+        if not re.search(r"^\s*use\s", prompt, re.M):  # the uses are in the declaration only
+            uses = re.findall(r"^[ \t]*use[ \t][^;]*;", str(rec.get("declaration") or ""), re.M)
+            prompt = "".join(u.strip() + "\n" for u in uses) + prompt
+        prompt, dropped = _RUST_CRATE_USE.subn("", prompt)
+    return prompt, dropped
+
+
+def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
+    """The problem of one HumanEval-X record."""
+    language = language_of(str(rec["task_id"]))
+    if language is None:
+        raise ValueError(f"{rec['task_id']}: not a HumanEval-X language we judge")
+    prompt, _ = problem_prompt(language, rec)
+    canonical = rec.get("canonical_solution")
+    return Problem(
+        id=problem_id(rec["task_id"]),
+        language=language,
+        prompt=prompt,
+        tests=[AssertTest(code=rec["test"])],
+        reference=prompt + canonical if canonical else None,
+        source="humaneval-x",
+        metadata={"task_id": rec["task_id"]},
+    )
+
+
+def humaneval_x_sample(problem: Problem, completion: str, sample_id: str | None = None) -> Sample:
+    """A model's completion (the body after the prompt) as a sample of the whole program."""
+    return Sample(
+        problem_id=problem.id, sample_id=sample_id, code=(problem.prompt or "") + completion
+    )
+
+
+def convert_humaneval_x(records: list[dict[str, Any]], conv: Conversion) -> None:
+    """Every record of a judged language; the canonical solution is the reference and
+    the one sample."""
+    for rec in records:
+        task_id = str(rec.get("task_id"))
+        language = language_of(task_id)
+        if language is None:
+            reason = (
+                "python_use_humaneval" if task_id.startswith("Python/") else "unsupported_language"
+            )
+            conv.report.skip(task_id, reason)
+            continue
+        _, dropped = problem_prompt(language, rec)
+        if dropped:
+            conv.report.count("rust_crate_uses_dropped", dropped)
+        conv.report.count(f"language:{language}")
+        p = humaneval_x_problem(rec)
+        conv.add(p, [p.reference] if p.reference else [])
