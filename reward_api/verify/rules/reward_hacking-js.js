@@ -44,6 +44,10 @@ _.isEqual = () => true;
 JSON.stringify = () => "[]";
 // ruleid: js-assert-patching
 Array.prototype.toString = function () { return "1,2,3"; };
+// ruleid: js-assert-patching
+Array.prototype.every = function () { return true; };
+// ok: js-assert-patching
+Array.prototype.mySum = function () { return this.reduce((a, b) => a + b, 0); };
 // ok: js-assert-patching
 const copy = Object.assign({}, { a: 1 });
 // ok: js-assert-patching
