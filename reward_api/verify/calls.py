@@ -88,7 +88,9 @@ def _refuse(why: str) -> CallBuild:
 
 def call_build(language: str, program: str, class_name: str | None, fn_name: str) -> CallBuild:
     """The program with the harness that calls ``class_name().fn_name`` (or ``fn_name``)."""
-    if not IDENTIFIER.match(fn_name) or (class_name is not None and not IDENTIFIER.match(class_name)):
+    if not IDENTIFIER.match(fn_name) or (
+        class_name is not None and not IDENTIFIER.match(class_name)
+    ):
         return _refuse("the test's fn_name or class_name is not an identifier")
     if language not in LANGUAGES:
         return _refuse(f"call tests are not supported in {language}: use stdio or assert tests")
@@ -159,8 +161,10 @@ def _go(program: str, cls: str | None, fn: str, nonce: str) -> str:
         program = "package main\n\n" + program
     program = _GO_MAIN.sub(f"func __cr_main_{nonce}()", program)
     entry = fn
-    if cls and re.search(rf"\btype\s+{cls}\s+struct\b", program) and re.search(
-        rf"\bfunc\s*\(\s*\w*\s*\*?\s*{cls}\s*\)\s*{fn}\s*\(", program
+    if (
+        cls
+        and re.search(rf"\btype\s+{cls}\s+struct\b", program)
+        and re.search(rf"\bfunc\s*\(\s*\w*\s*\*?\s*{cls}\s*\)\s*{fn}\s*\(", program)
     ):
         entry = f"(&{cls}{{}}).{fn}"
     harness = _harness("call.go").replace("__CR_NONCE__", nonce).replace("__CR_ENTRY__", entry)

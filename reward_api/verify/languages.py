@@ -241,7 +241,11 @@ def call_input(language: str, test: CallTest) -> str:
     """What a call test's run reads on stdin: its arguments (never its expected output)."""
     from reward_api.verify import calls
 
-    return calls.js_args(test.args) if language in ("javascript", "typescript") else calls.arg_stream(test.args)
+    return (
+        calls.js_args(test.args)
+        if language in ("javascript", "typescript")
+        else calls.arg_stream(test.args)
+    )
 
 
 def build_spec(

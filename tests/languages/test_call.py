@@ -109,7 +109,9 @@ impl Solution {
 CASES = [([[2, 7, 11, 15], 9], [0, 1]), ([[3, 2, 4], 6], [1, 2]), ([[3, 3], 6], [0, 1])]
 
 
-def _problem(language: str, cases: list[tuple[list[Any], Any]] = CASES, **extra: Any) -> dict[str, Any]:
+def _problem(
+    language: str, cases: list[tuple[list[Any], Any]] = CASES, **extra: Any
+) -> dict[str, Any]:
     tests = [{"type": "call", "fn_name": _fn(language), "args": a, "output": o} for a, o in cases]
     return {"language": language, "tests": tests, **extra}
 
@@ -177,7 +179,7 @@ EXIT_IN_CALL = {
              "Map<Integer, Integer> seen = new HashMap<>(); System.exit(0);"),
     "javascript": ("const seen = new Map();", "const seen = new Map(); process.exit(0);"),
     "typescript": ("const seen = new Map<number, number>();",
-                   "const seen = new Map<number, number>(); process.exit(0);"),
+                   "const seen = new Map<number, number>(); if (nums.length) process.exit(0);"),
     "go": ("seen := map[int]int{}", "seen := map[int]int{}\n    os.Exit(0)"),
     "rust": ("let mut seen = HashMap::new();", "let mut seen = HashMap::new(); std::process::exit(0);"),
 }  # fmt: skip
@@ -412,7 +414,9 @@ def test_a_method_of_the_named_class_is_called_on_a_fresh_instance(verifier: Ver
     public int next(int step) { calls += step; return calls; }
 }
 """
-    cases = [{"type": "call", "fn_name": "next", "class_name": "Counter", "args": [5], "output": 5}] * 2
+    cases = [
+        {"type": "call", "fn_name": "next", "class_name": "Counter", "args": [5], "output": 5}
+    ] * 2
     result = run(verifier, {"language": "java", "tests": cases}, code)
     assert result.accepted and result.passed == 2
 
