@@ -13,6 +13,18 @@ Trust, per test type:
 
 - ``stdio``: the program alone is built; its stdout is compared on the host, so an expected
   output never enters the cell (as for Python).
+- ``call`` (``reward_api.verify.calls``): the program and a trusted harness are built once
+  per entry point (``class_name``, ``fn_name``) and run once per test with the test's
+  arguments on stdin (arguments are not secret). The harness takes the parameter and
+  return types from the entry point's own signature as the compiler or runtime reads it
+  (C++ template deduction, Java and Go reflection, Rust trait inference; JavaScript and
+  TypeScript take JSON values), converts the arguments, calls, encodes the value as JSON
+  with its own code and writes ``NONCE LENGTH "\n" JSON`` on the pass channel after the
+  call returned, then ends the process at once. The host compares the JSON with
+  ``output`` as Python's call tests do; the expected output never enters the cell. An
+  exit before the report, a report cut, padded or preceded by the program's own bytes
+  on fd 3, or a non-zero exit is never a pass. C takes no call tests (refused when the
+  problem is validated: its arrays need LeetCode's size parameters).
 - ``assert``: the test code must share the program's process (HumanEval-X, MultiPL-E, MBXP
   build them as one unit), so the pass signal cannot be the exit status. The harness
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn
@@ -51,7 +63,8 @@ judge does) would stop. Compile-time reads of host files see only the language's
 root (the compile runs in the cell), and compile-time bombs end at the compile limits as
 ``compile_error``.
 
-Speed: one compile per build (stdio tests share their program's build; a program seen
+Speed: one compile per build (stdio tests share their program's build, call tests of one
+entry point share theirs; a program seen
 again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
 environment), C++ against the precompiled ``<bits/stdc++.h>``, javac with its class-data
 archive, Go with the seeded build cache for ``go test``. Not used yet: the warm compiler
