@@ -485,3 +485,19 @@ def test_the_argument_stream_is_self_describing() -> None:
 )  # fmt: skip
 def test_a_report_is_read_only_with_its_nonce_and_exact_length(channel: str, ok: bool) -> None:
     assert (calls.read_report(channel, "N" * 32) is not None) == ok
+
+
+@pytest.mark.parametrize("stop", [False, True])
+def test_tests_of_a_missing_entry_point_fail_alone_and_the_others_run(
+    verifier: Verifier, stop: bool
+) -> None:
+    _needs("cpp")
+    tests = [*_problem("cpp", CASES[:1])["tests"],
+             {"type": "call", "fn_name": "threeSum", "args": [[1, 2, 3]], "output": []},
+             *_problem("cpp", CASES[1:2])["tests"]]  # fmt: skip
+    result = run(
+        verifier, {"language": "cpp", "tests": tests}, TWO_SUM["cpp"], stop_on_first_failure=stop
+    )
+    third = Verdict.skipped if stop else Verdict.accepted
+    assert [t.verdict for t in result.tests] == [Verdict.accepted, Verdict.compile_error, third]
+    assert result.verdict == Verdict.compile_error and "threeSum" in (result.tests[1].detail or "")
