@@ -141,19 +141,6 @@ class Problem(BaseModel):
             )
         return name
 
-    @model_validator(mode="after")
-    def _tests_the_language_takes(self) -> Problem:
-        # a C entry point's arrays need LeetCode's size parameters, which JSON arguments
-        # do not carry; every other language converts them (reward_api.verify.calls)
-        if self.language == "c":
-            for i, t in enumerate(self.tests):
-                if isinstance(t, CallTest):
-                    raise ValueError(
-                        f"tests[{i}]: call tests are not judged for c; a c problem takes "
-                        "stdio and assert tests"
-                    )
-        return self
-
     @field_validator("compare")
     @classmethod
     def _known_comparator(cls, v: str) -> str:

@@ -18,13 +18,13 @@ Trust, per test type:
   arguments on stdin (arguments are not secret). The harness takes the parameter and
   return types from the entry point's own signature as the compiler or runtime reads it
   (C++ template deduction, Java and Go reflection, Rust trait inference; JavaScript and
-  TypeScript take JSON values), converts the arguments, calls, encodes the value as JSON
+  TypeScript take JSON values; C's is read from its text under LeetCode's conventions),
+  converts the arguments, calls, encodes the value as JSON
   with its own code and writes ``NONCE LENGTH "\n" JSON`` on the pass channel after the
   call returned, then ends the process at once. The host compares the JSON with
   ``output`` as Python's call tests do; the expected output never enters the cell. An
   exit before the report, a report cut, padded or preceded by the program's own bytes
-  on fd 3, or a non-zero exit is never a pass. C takes no call tests (refused when the
-  problem is validated: its arrays need LeetCode's size parameters).
+  on fd 3, or a non-zero exit is never a pass.
 - ``assert``: the test code must share the program's process (HumanEval-X, MultiPL-E, MBXP
   build them as one unit), so the pass signal cannot be the exit status. The harness
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn

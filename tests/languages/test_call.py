@@ -17,8 +17,8 @@ from reward_api.verify import calls, languages
 from reward_api.verify.pipeline import Job, Verifier
 from tests.conftest import run
 
-LANGUAGES = ("cpp", "java", "javascript", "typescript", "go", "rust")
-TYPED = ("cpp", "java", "go", "rust")
+LANGUAGES = ("c", "cpp", "java", "javascript", "typescript", "go", "rust")
+TYPED = ("c", "cpp", "java", "go", "rust")
 """The languages whose parameters have types the arguments must fit."""
 
 
@@ -32,6 +32,25 @@ def _fn(language: str) -> str:
 
 
 TWO_SUM = {
+    "c": """#include <stdlib.h>
+#define ll long long
+
+/* Note: the returned array must be malloced; the caller frees it. */
+int* twoSum(int* nums, int numsSize, int target, int* returnSize) {
+    for (int i = 0; i < numsSize; i++) {
+        for (int j = i + 1; j < numsSize; j++) {
+            if ((ll)nums[i] + nums[j] == target) {
+                int* r = malloc(2 * sizeof(int));
+                r[0] = i, r[1] = j;
+                *returnSize = 2;
+                return r;
+            }
+        }
+    }
+    *returnSize = 0;
+    return NULL;
+}
+""",
     "cpp": """#include <bits/stdc++.h>
 using namespace std;
 #define int long long
@@ -119,7 +138,8 @@ def _problem(
 def _wrong(language: str) -> str:
     """Two-sum that answers the indices in the wrong order."""
     code = TWO_SUM[language]
-    swaps = {"cpp": ("{seen[target - nums[i]], i}", "{i, seen[target - nums[i]]}"),
+    swaps = {"c": ("r[0] = i, r[1] = j;", "r[0] = j, r[1] = i;"),
+             "cpp": ("{seen[target - nums[i]], i}", "{i, seen[target - nums[i]]}"),
              "java": ("{seen.get(target - nums[i]), i}", "{i, seen.get(target - nums[i])}"),
              "javascript": ("[seen.get(target - nums[i]), i]", "[i, seen.get(target - nums[i])]"),
              "typescript": ("[j, i]", "[i, j]"), "go": ("{j, i}", "{i, j}"),
@@ -174,6 +194,7 @@ def test_an_entry_point_named_only_in_a_comment_is_not_found(
 
 
 EXIT_IN_CALL = {
+    "c": ("for (int i = 0; i < numsSize; i++) {", "exit(0);\n    for (int i = 0; i < numsSize; i++) {"),
     "cpp": ("unordered_map<int, int> seen;", "unordered_map<int, int> seen; exit(0);"),
     "java": ("Map<Integer, Integer> seen = new HashMap<>();",
              "Map<Integer, Integer> seen = new HashMap<>(); System.exit(0);"),
@@ -200,6 +221,7 @@ def test_an_exit_with_status_0_during_the_call_is_not_a_pass(
 
 
 EXIT_BEFORE = {
+    "c": "__attribute__((constructor)) static void early(void) { exit(0); }\n",
     "cpp": "static int early = (std::exit(0), 0);\n",
     "javascript": "process.exit(0);\n",
     "typescript": "process.exit(0);\n",
@@ -253,6 +275,42 @@ def test_arguments_that_do_not_fit_the_signature_get_a_runtime_error_naming_them
 
 
 TYPES = {
+    "c": """#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+typedef long long i64;
+
+i64* shape(int** grid, int gridSize, int* gridColSize, char** words, int wordsSize, bool flag,
+           double scale, char c, int* returnSize) {
+    i64* r = malloc(6 * sizeof(i64));
+    i64 sum = 0, chars = 0;
+    for (int i = 0; i < gridSize; i++) for (int j = 0; j < gridColSize[i]; j++) sum += grid[i][j];
+    for (int i = 0; i < wordsSize; i++) chars += strlen(words[i]);
+    r[0] = gridSize, r[1] = sum, r[2] = chars, r[3] = flag, r[4] = (i64)floor(scale * 2), r[5] = c;
+    *returnSize = 6;
+    return r;
+}
+char** tally(char** words, int wordsSize, int* returnSize) {
+    *returnSize = wordsSize;
+    return words;
+}
+double mean(double* xs, int xsSize) {
+    double s = 0;
+    for (int i = 0; i < xsSize; i++) s += xs[i];
+    return s / xsSize;
+}
+char** flip(char** board, int boardSize, int* boardColSize, int* returnSize, int** returnColumnSizes) {
+    for (int i = 0; i < boardSize; i++)
+        for (int a = 0, b = boardColSize[i] - 1; a < b; a++, b--) {
+            char t = board[i][a];
+            board[i][a] = board[i][b], board[i][b] = t;
+        }
+    *returnSize = boardSize;
+    *returnColumnSizes = boardColSize;
+    return board;
+}
+""",
     "cpp": """#include <bits/stdc++.h>
 using namespace std;
 class Solution {
@@ -403,6 +461,8 @@ def test_arguments_and_results_of_many_types_cross_as_json(
     maps; one build per entry point."""
     _needs(language)
     tests = [{"type": "call", "fn_name": f, "args": a, "output": o} for f, a, o in TYPE_TESTS]
+    if language == "c":  # no maps in C: its tally answers the words as they came
+        tests[1]["output"] = tests[1]["args"][0]
     result = run(verifier, {"language": language, "tests": tests}, TYPES[language])
     assert result.accepted, [(t.verdict, t.detail) for t in result.tests]
 
@@ -458,13 +518,19 @@ def test_a_problem_mixing_call_and_assert_tests_is_verified(verifier: Verifier) 
     assert [t.verdict for t in wrong.tests] == [Verdict.wrong_answer] * 3
 
 
-def test_call_tests_in_c_are_refused_as_bad_input() -> None:
-    from pydantic import ValidationError
-
-    with pytest.raises(ValidationError, match="call tests are not judged for c"):
-        Problem.model_validate(
-            {"id": "x", "language": "c", "tests": [{"type": "call", "fn_name": "f", "output": 1}]}
-        )
+@pytest.mark.parametrize(
+    ("code", "why"),
+    [("static int f(int x) { return x; }", "static"),
+     ("int* f(int* xs, int n) { return xs; }", "returnSize"),
+     ("struct P* f(int x) { return 0; }", "returns a type"),
+     ("int f(struct P* p) { return 0; }", "parameter p"),
+     ("int f(int* xs) { return 0; }", "parameter xs")],
+)  # fmt: skip
+def test_a_c_signature_outside_leetcodes_conventions_is_refused_with_the_reason(
+    code: str, why: str
+) -> None:
+    built = calls.call_build("c", code, None, "f")
+    assert built.refused is not None and why in built.refused
 
 
 def test_an_entry_name_that_is_not_an_identifier_is_refused_without_a_build() -> None:
