@@ -140,7 +140,7 @@ def _java(program: str, cls: str | None, fn: str, nonce: str) -> CallBuild:
         classes = [cls]
     else:
         classes = ["Solution"] + [c for c in _JAVA_CLASS.findall(program) if c != "Solution"]
-    name = f"__CrCall{nonce}"
+    name = "__CrCall"  # never the nonce: its class file lies in the program's working folder
     harness = (
         _harness("Call.java")
         .replace("__CR_CLASS__", name)

@@ -55,7 +55,8 @@ Trust, per test type:
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
 language with their own types. Not covered: a program that reads its own executable,
-source or memory (``/proc/self/exe``, ``arguments.callee``) to find the nonce and writes
+source, class files or memory (``/proc/self/exe``, ``arguments.callee``, Java
+reflection) to find the nonce and writes
 it itself; comparison operators the program overloads for the types the test compares
 (a C++ ``operator==`` for ``std::vector``, a Java ``equals`` on a returned object of the
 program's own class), which only lifting each comparison out of the process (as Python's
@@ -216,7 +217,8 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
                  f"harness.{'cpp' if cpp else 'c'}": _c_harness(nonce, cpp)}  # fmt: skip
         return Unit(language, files, RECIPES[language].run, nonce)
     if language == "java":
-        harness = f"__CrHarness{nonce}"
+        # never the nonce in a name: the class files lie in the folder the program runs in
+        harness = "__CrHarness"
         source = f"{program}\n\n{test}\n\n{_java_harness(harness, nonce)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce)
     if language in ("javascript", "typescript"):
