@@ -40,8 +40,9 @@ the program's ``operator<<``, ``toString``, ``Display``, ``MarshalJSON`` or ``to
 object of the program's own class is refused as ``wrong_answer``. The expected output
 never enters the cell: the host parses the JSON and compares it with ``output`` exactly
 as Python's call tests do (``grading.as_json_plain``, Python's ``==``: tuples as lists,
-``1 == 1.0``). Not covered, as for assert tests: a program that reads its executable or
-memory to find the nonce.
+``1 == 1.0``). Not covered, as for assert tests: a program that reads its executable,
+class files or memory to find the nonce; for a call test that gains it nothing, since a
+report it forges holds only an answer it could have returned (the comparison is outside).
 
 Not supported (a clear verdict, never a crash): LeetCode's ``ListNode`` and ``TreeNode``
 (no conversion from JSON lists; C++ and Rust fail to compile with a message naming the

@@ -3,6 +3,13 @@ compilers on the process backend: a LeetCode-style entry point is called with it
 arguments converted to its own parameter types, its result is compared on the host, and
 every way of not answering is a clear verdict, never a pass and never a sandbox_error.
 
+Exploits kept here, each of which must fail: an ``exit(0)`` inside the entry point (every
+language); an exit before the harness runs (a C constructor, a C++ global initializer,
+Java's static block of ``Solution``, Go's ``init``, a top-level ``process.exit``); a
+program that writes a passing-looking report on fd 3 itself and answers wrong (C++,
+JavaScript); a returned object of the program's own class whose ``toString`` prints the
+expected answer and whose ``equals`` is always true (Java).
+
 Needs root, bwrap and the language roots (``make runtimes``); skips without them outside CI.
 """
 
