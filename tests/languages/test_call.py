@@ -574,3 +574,22 @@ def test_tests_of_a_missing_entry_point_fail_alone_and_the_others_run(
     third = Verdict.skipped if stop else Verdict.accepted
     assert [t.verdict for t in result.tests] == [Verdict.accepted, Verdict.compile_error, third]
     assert result.verdict == Verdict.compile_error and "threeSum" in (result.tests[1].detail or "")
+
+
+def test_a_typescript_class_method_is_called_for_class_name(verifier: Verifier) -> None:
+    _needs("typescript")
+    code = """class Solution {
+    private seen = new Map<number, number>();
+    twoSum(nums: number[], target: number): number[] {
+        for (let i = 0; i < nums.length; i++) {
+            const j = this.seen.get(target - nums[i]);
+            if (j !== undefined) return [j, i];
+            this.seen.set(nums[i], i);
+        }
+        return [];
+    }
+}
+"""
+    tests = [dict(t, class_name="Solution") for t in _problem("typescript")["tests"]]
+    result = run(verifier, {"language": "typescript", "tests": tests}, code)
+    assert result.accepted, [(t.verdict, t.detail) for t in result.tests]
