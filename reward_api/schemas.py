@@ -190,17 +190,6 @@ class Problem(BaseModel):
             )
         return name
 
-    @model_validator(mode="after")
-    def _tests_the_language_takes(self) -> Problem:
-        if self.language not in ("python", "python3"):
-            for i, t in enumerate(self.tests):
-                if isinstance(t, CallTest):
-                    raise ValueError(
-                        f"tests[{i}]: call tests are judged for python only; a {self.language} "
-                        "problem takes stdio and assert tests"
-                    )
-        return self
-
     @field_validator("compare")
     @classmethod
     def _known_comparator(cls, v: str) -> str:

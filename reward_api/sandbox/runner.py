@@ -35,7 +35,8 @@ candidate's child that runners and host forward without parsing. Ops:
   compiled (or unpacked from the host's cache) in its own folder of /tmp under its own
   limits before any test runs; each test is a fork and exec of its build's artifact. A test
   with ``pass_channel`` gets a pipe at fd 3 whose bytes come back as ``pass_channel`` (the
-  harness's completion report, checked on the host against the build's nonce); a test
+  harness's completion report, or a call test's JSON result behind it, checked on the
+  host against the build's nonce; at most ``max_output_bytes``, as stdout); a test
   with ``args`` and ``files`` runs its build with those arguments and files (a problem's
   checker, in a cell that holds no candidate code: ``reward_api.verify.checkers``). The
   answer adds ``builds``: per build ``ok``, ``time_s``, the compiler's ``output`` (tail),
@@ -1862,8 +1863,7 @@ def _exit_code(code):
 
 
 CALL_R, CALL_W = 3, 4  # the test child's call channel (requests in, replies out)
-PASS_FD = 3  # an exec'd assert test's completion report (it has no call channel)
-MAX_PASS_BYTES = 4096
+PASS_FD = 3  # an exec'd test's completion report or call result (it has no call channel)
 PEER_FD = 5  # a socket straight to the other side's child (the process backend passes one)
 _INT_DIGITS = sys.get_int_max_str_digits()  # CPython's default, before main() lifts it
 
@@ -2109,7 +2109,7 @@ class _Child:
                         self.reason = self.reason or "output_limit"
                     continue
                 self.open[fd] += chunk
-                if fd == self.r_pass and len(self.passed) > MAX_PASS_BYTES:
+                if fd == self.r_pass and len(self.passed) > self.cap:
                     self.reason = self.reason or "output_limit"
                 if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
                     self.reason = self.reason or "output_limit"
@@ -2141,7 +2141,7 @@ class _Child:
         report = {
             "time_s": round((self.end or time.perf_counter()) - self.t0, 6),
             "stdout": self.out[: self.cap].decode("utf-8", "replace"),
-            "pass_channel": self.passed[:MAX_PASS_BYTES].decode("ascii", "replace"),
+            "pass_channel": self.passed[: self.cap].decode("utf-8", "replace"),
             "stderr_tail": self.err[-2000:].decode("utf-8", "replace"),
             "limit": self.reason,
             "clean": clean,

@@ -7,7 +7,9 @@ passes only on a signal that trusted code produced after the test ran:
   problem's checker decides in a cell of its own (``checkers``); a non-zero exit or death
   by a signal fails the test, whatever was printed.
 - ``call``: the host compares the value the candidate answered to the runner's call with
-  the expected JSON (tuples as lists). No answer (an exit, a crash, a hang) fails.
+  the expected JSON (tuples as lists). No answer (an exit, a crash, a hang) fails. The
+  compiled languages' call tests compare the same way on their harness's JSON report
+  (``reward_api.verify.languages.grade_compiled``).
 - ``checked``: the host evaluates each ``assert NAME(args) OP literal`` over the answered
   value (``reward_api.verify.plans``); every statement needs its answer.
 - ``judge``: the judge cell ran the test's code; its verdict stands, and a candidate that

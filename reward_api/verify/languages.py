@@ -14,6 +14,18 @@ Trust, per test type:
 - ``stdio``: the program alone is built; its stdout is compared on the host, so an expected
   output never enters the cell (as for Python). A problem's checker (``checkers``) is a
   build of the same recipes, run in a checker cell of its language, never in this one.
+- ``call`` (``reward_api.verify.calls``): the program and a trusted harness are built once
+  per entry point (``class_name``, ``fn_name``) and run once per test with the test's
+  arguments on stdin (arguments are not secret). The harness takes the parameter and
+  return types from the entry point's own signature as the compiler or runtime reads it
+  (C++ template deduction, Java and Go reflection, Rust trait inference; JavaScript and
+  TypeScript take JSON values; C's is read from its text under LeetCode's conventions),
+  converts the arguments, calls, encodes the value as JSON
+  with its own code and writes ``NONCE LENGTH "\n" JSON`` on the pass channel after the
+  call returned, then ends the process at once. The host compares the JSON with
+  ``output`` as Python's call tests do; the expected output never enters the cell. An
+  exit before the report, a report cut, padded or preceded by the program's own bytes
+  on fd 3, or a non-zero exit is never a pass.
 - ``assert``: the test code must share the program's process (HumanEval-X, MultiPL-E, MBXP
   build them as one unit), so the pass signal cannot be the exit status. The harness
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn
@@ -60,8 +72,8 @@ What still runs beside the program, and why: the test code and the harness share
 program's process, because these conventions call the program's functions in their own
 language with their own types; the comparisons are lifted to trusted code in that process,
 not out of it. Not covered: a program that reads its own executable, source or memory
-(``/proc/self/exe``, ``arguments.callee``, the unit's file) to find the nonce or the test
-and replays it; comparisons other than equality on containers (``<``) and comparisons
+(``/proc/self/exe``, ``arguments.callee``, the unit's file, Java reflection) and finds the
+nonce there despite its split form, or the test, and replays it; comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
 not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
 Go has no operator overloading and testify compares by reflection (a lying
@@ -69,7 +81,8 @@ Go has no operator overloading and testify compares by reflection (a lying
 only the language's runtime root (the compile runs in the cell), and compile-time bombs
 end at the compile limits as ``compile_error``.
 
-Speed: one compile per build (stdio tests share their program's build; a program seen
+Speed: one compile per build (stdio tests share their program's build, call tests of one
+entry point share theirs; a program seen
 again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
 environment), C++ against the precompiled ``<bits/stdc++.h>``, javac with its class-data
 archive, Go with the seeded build cache for ``go test``. Not used yet: the warm compiler
@@ -87,7 +100,7 @@ from pathlib import Path
 from signal import SIGABRT
 from typing import Any
 
-from reward_api.schemas import AssertTest, Problem, StdioTest, TestResult, Verdict
+from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
 from reward_api.verify import compiled_eq
 from reward_api.verify.comparators import comparator
 
@@ -194,9 +207,15 @@ class Unit:
     files: dict[str, str]
     run: tuple[str, ...]
     expect: str | None = None
-    """For an assert test: exactly what the harness writes on the pass channel."""
+    """For an assert test: exactly what the harness writes on the pass channel; for a
+    call test: the nonce its report starts with."""
     untrusted: str | None = None
     """Why a pass of this build's test cannot be trusted (it never becomes ``accepted``)."""
+    link: tuple[str, ...] = ()
+    """Arguments added to the compile command (a C++ call harness's ``--wrap=main``)."""
+    refused: str | None = None
+    """A call test's entry point that cannot be called: never built, its tests are
+    ``compile_error`` with this detail (``reward_api.verify.calls``)."""
 
 
 # ------------------------------------------------------------------ assembly
@@ -265,6 +284,31 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     raise ValueError(f"no build for language {language!r}")
 
 
+def call_unit(language: str, program: str, class_name: str | None, fn_name: str) -> Unit:
+    """The program with the harness that calls its entry point (``reward_api.verify.calls``)."""
+    from reward_api.verify import calls
+
+    built = calls.call_build(language, program, class_name, fn_name)
+    if built.refused is not None:
+        return Unit(language, {}, (), refused=built.refused)
+    if language == "java":
+        assert built.run_class is not None
+        return Unit("java", built.files, _java_run(built.run_class), built.nonce)
+    link = ("-Wl,--wrap=main",) if language == "cpp" else ()
+    return Unit(language, built.files, RECIPES[language].run, built.nonce, link=link)
+
+
+def call_input(language: str, test: CallTest) -> str:
+    """What a call test's run reads on stdin: its arguments (never its expected output)."""
+    from reward_api.verify import calls
+
+    return (
+        calls.js_args(test.args)
+        if language in ("javascript", "typescript")
+        else calls.arg_stream(test.args)
+    )
+
+
 def build_spec(
     unit: Unit, memory_mb: int, compile_time_s: float = COMPILE_TIME_S
 ) -> dict[str, Any]:
@@ -281,6 +325,9 @@ def build_spec(
         harness = next(f for f in unit.files if f.startswith("harness."))
         compile_argv += [harness, "-Wl,--wrap=main"]
         spec["remove"] = sorted(unit.files)
+    if unit.link:
+        assert compile_argv is not None
+        compile_argv += list(unit.link)
     if unit.recipe == "java":
         assert compile_argv is not None
         compile_argv[-1:] = sorted(unit.files)
@@ -309,6 +356,7 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
     units: list[Unit] = []
     which: list[int] = []
     stdio: int | None = None
+    entries: dict[tuple[str | None, str], int] = {}  # call tests of one entry share a build
     for i in indices:
         test = problem.tests[i]
         if isinstance(test, StdioTest):
@@ -320,8 +368,12 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
             code = test.code if not problem.setup_code else f"{problem.setup_code}\n{test.code}"
             which.append(len(units))
             units.append(assert_unit(problem.language, program, code))
-        else:  # refused when the problem is validated; a guard, never a verdict
-            raise ValueError(f"{problem.language} problems take stdio and assert tests")
+        else:
+            entry = (test.class_name, test.fn_name)
+            if entry not in entries:
+                entries[entry] = len(units)
+                units.append(call_unit(problem.language, program, *entry))
+            which.append(entries[entry])
     return units, which
 
 
@@ -543,6 +595,8 @@ def grade_compiled(
     (``checked``: the problem's checker's verdict for a stdio test that ran to its end)."""
     from reward_api.verify import grading
 
+    if unit.refused is not None:
+        return TestResult(verdict=Verdict.compile_error, detail=unit.refused)
     if report.get("compile_error"):
         if build.get("limit") == "timeout" or build.get("signal") is not None:
             detail = "the compiler hit its limits (time, memory or output)"
@@ -564,6 +618,8 @@ def grade_compiled(
             return grading.checked_result(checked, time_s)
         ok = comparator(problem.compare)(str(report.get("stdout", "")), test.output)
         return TestResult(verdict=Verdict.accepted if ok else Verdict.wrong_answer, time_s=time_s)
+    if isinstance(test, CallTest):
+        return _grade_call(problem.language, test, unit, report, time_s)
     if failed is not None:  # abort(): a failed assert or an uncaught exception
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="the test aborted")
     if report.get("exit_code") != 0:
@@ -575,3 +631,33 @@ def grade_compiled(
     if unit.untrusted:
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail=unit.untrusted)
     return TestResult(verdict=Verdict.accepted, time_s=time_s)
+
+
+_CALL_ERRORS = {"entry": Verdict.compile_error, "args": Verdict.runtime_error,
+                "value": Verdict.wrong_answer}  # fmt: skip
+
+
+def _grade_call(
+    language: str, test: CallTest, unit: Unit, report: dict[str, Any], time_s: float
+) -> TestResult:
+    """A call test that ran to its end: the harness's report, compared on the host as
+    Python's call tests are (``reward_api.verify.calls``)."""
+    from reward_api.verify import calls, grading
+
+    if report.get("exit_code") != 0:
+        return TestResult(verdict=Verdict.runtime_error, time_s=time_s,
+                          detail=f"exit status {report.get('exit_code')}")  # fmt: skip
+    channel = report.get("pass_channel")
+    msg = calls.read_report(channel, unit.expect or "")
+    if msg is None:
+        detail = "the program exited before answering" if not channel else "malformed answer"
+        verdict = Verdict.runtime_error if not channel else Verdict.wrong_answer
+        return TestResult(verdict=verdict, time_s=time_s, detail=detail)
+    if "error" in msg:
+        kind = msg.get("kind")
+        verdict = _CALL_ERRORS.get(kind if isinstance(kind, str) else "", Verdict.runtime_error)
+        if kind == "entry" and language == "javascript":  # no compile: Python's NameError
+            verdict = Verdict.runtime_error
+        return TestResult(verdict=verdict, time_s=time_s, detail=grading.clean_text(msg["error"]))
+    same = grading.safe_equal(grading.as_json_plain(msg["ok"]), grading.as_json_plain(test.output))
+    return TestResult(verdict=Verdict.accepted if same else Verdict.wrong_answer, time_s=time_s)

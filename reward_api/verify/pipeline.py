@@ -41,6 +41,7 @@ from reward_api.sandbox import Cell, CellPool, open_pool
 from reward_api.schemas import (
     PROBLEM_FAULT,
     AssertTest,
+    CallTest,
     Problem,
     Result,
     RewardSettings,
@@ -434,13 +435,19 @@ class Verifier:
         from reward_api.verify import languages
 
         limits = problem.limits
-        units, which = languages.units_for(problem, unit.program, indices)
+        every, which_of_every = languages.units_for(problem, unit.program, indices)
+        if any(u.refused is not None for u in every):
+            return self._with_refused(problem, unit, indices, every, which_of_every)
+        units, which = every, which_of_every
         specs: list[dict[str, Any]] = []
         for i, b in zip(indices, which, strict=True):
             test = problem.tests[i]
             spec: dict[str, Any] = {"kind": "stdio", "build": b}
             if isinstance(test, StdioTest):
                 spec["input"] = test.input
+            elif isinstance(test, CallTest):
+                spec["input"] = languages.call_input(problem.language, test)
+                spec["pass_channel"] = True
             else:
                 spec["pass_channel"] = True
             specs.append(spec)
@@ -508,6 +515,31 @@ class Verifier:
             for _ in indices[len(reports) :]:
                 tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
         return tests
+
+    def _with_refused(self, problem: Problem, unit: _Work, indices: list[int],
+                      units: list[Any], which: list[int]) -> list[TestResult]:  # fmt: skip
+        """A sample whose call tests name an entry point that cannot be called: those tests
+        are ``compile_error`` without a build; the others run (up to the first refused
+        one when the sample stops on its first failure)."""
+        from reward_api.verify import languages
+
+        refused = [units[b].refused is not None for b in which]
+        if unit.reward.stop_on_first_failure:
+            first = refused.index(True)
+            ran = self._run_compiled(problem, unit, indices[:first]) if first else []
+            if any(t.verdict != Verdict.accepted for t in ran):
+                rest = [TestResult(verdict=Verdict.skipped, detail="after a decisive failure")]
+                return ran + rest * (len(indices) - len(ran))
+            detail = units[which[first]].refused
+            skipped = TestResult(verdict=Verdict.skipped, detail="after a decisive failure")
+            return [*ran, TestResult(verdict=Verdict.compile_error, detail=detail),
+                    *[skipped] * (len(indices) - first - 1)]  # fmt: skip
+        runnable = [i for i, r in zip(indices, refused, strict=True) if not r]
+        results = iter(self._run_compiled(problem, unit, runnable) if runnable else [])
+        return [
+            languages.grade_compiled(problem, i, units[b], {}, {}, False) if r else next(results)
+            for i, b, r in zip(indices, which, refused, strict=True)
+        ]
 
     # ------------------------------------------------------------------ one-off runs
     def pool_for(self, language: str) -> CellPool:

@@ -15,7 +15,8 @@ test's process. Each exploit below is a wrong ``add`` that tries to be paid anyw
   ``console.assert = ...``, patched ``assert.strictEqual``, ``assert.deepEqual`` and
   lodash's ``isEqual``; a shadowing ``macro_rules! assert_eq`` and ``vec``; Go's test
   flags set from ``init`` so that no test runs;
-- a forged report: the program writes a guess of the pass report on fd 3 itself.
+- a forged report: the program writes a guess of the pass report on fd 3 itself, or the
+  nonce read from a file name of its working folder (Java's harness class once carried it).
 
 Every exploit must earn a failing verdict and reward 0; every control (honest programs,
 including ones with their own macros, classes, static blocks, init functions and
@@ -135,6 +136,16 @@ CASES: list[Case] = [
     exploit("java-uncaught-handler", JAVA,
             "class Add {\n    static { Thread.setDefaultUncaughtExceptionHandler((t, e) -> System.exit(0)); }\n"
             "    static int add(int a, int b) { return 0; }\n}\n"),
+    # the nonce in a file name of the working folder (the harness class was __CrHarness<nonce>)
+    exploit("java-nonce-from-a-class-file-name", JAVA,
+            "class Add {\n    static {\n        try {\n"
+            "            for (java.io.File f : new java.io.File(\".\").listFiles()) {\n"
+            "                String n = f.getName().replace(\".class\", \"\");\n"
+            "                if (!n.matches(\".*[0-9a-f]{32}\")) continue;\n"
+            "                java.io.FileOutputStream out = new java.io.FileOutputStream(\"/proc/self/fd/3\");\n"
+            "                out.write(n.substring(n.length() - 32).getBytes());\n"
+            "                out.flush();\n                Runtime.getRuntime().halt(0);\n            }\n"
+            "        } catch (Exception e) {}\n    }\n    static int add(int a, int b) { return 0; }\n}\n"),
     exploit("java-assert-only-wrong", JAVA,
             "class Add {\n    static int add(int a, int b) { return a == 2 ? 5 : 7; }\n}\n"),
     # JavaScript

@@ -1,0 +1,90 @@
+// codereward: the trusted harness of a JavaScript or TypeScript call test
+// (reward_api/verify/calls.py). This part runs before the program and keeps its own
+// references to what it uses (so a program that replaces JSON, Array.isArray or
+// fs.writeSync changes nothing here); the part after the program finds the entry point
+// (class_name's method, else a function, else Solution's method), calls it with the
+// JSON arguments read on stdin, encodes the returned value as JSON by its own code (no
+// toJSON or toString of the program is asked), reports NONCE LENGTH '\n' JSON on fd 3
+// and exits.
+const __cr_call___CR_NONCE__ = (function () {
+  const fs = require('fs');
+  const write = fs.writeSync, read = fs.readFileSync, parse = JSON.parse, isArray = Array.isArray;
+  const keys = Object.keys, proto = Object.getPrototypeOf, apply = Reflect.apply;
+  const code = String.prototype.charCodeAt, hex = Number.prototype.toString, str = String;
+  const byteLength = Buffer.byteLength, exit = process.exit, isFinite = Number.isFinite;
+  const mapEach = Map.prototype.forEach, setEach = Set.prototype.forEach;
+  const isView = ArrayBuffer.isView, ObjectProto = Object.prototype;
+  function bad(why) { return { __cr_bad: why }; }
+  function s(t) {
+    let o = '"';
+    for (let i = 0; i < t.length; i++) {
+      const c = apply(code, t, [i]);
+      if (c === 34) o += '\\"';
+      else if (c === 92) o += '\\\\';
+      else if (c < 0x20 || c > 0x7e) o += '\\u' + ('000' + apply(hex, c, [16])).slice(-4);
+      else o += t[i];
+    }
+    return o + '"';
+  }
+  function enc(v, depth) {
+    if (depth > 10000) throw bad('the returned value is nested too deeply');
+    if (v === null || v === undefined) return 'null';
+    const t = typeof v;
+    if (t === 'boolean') return v ? 'true' : 'false';
+    if (t === 'number') return isFinite(v) ? str(v) : (v !== v ? 'NaN' : (v > 0 ? 'Infinity' : '-Infinity'));
+    if (t === 'bigint') return str(v);
+    if (t === 'string') return s(v);
+    if (t !== 'object') throw bad('the entry point returned a ' + t);
+    const parts = [];
+    let list = false;  // not a type guard: TypeScript must not narrow v
+    if (isArray(v) || isView(v)) list = true;
+    if (list) {
+      for (let i = 0; i < v.length; i++) parts[parts.length] = enc(v[i], depth + 1);
+      return '[' + parts.join(',') + ']';
+    }
+    if (v instanceof Set) {
+      apply(setEach, v, [function (x) { parts[parts.length] = enc(x, depth + 1); }]);
+      return '[' + parts.join(',') + ']';
+    }
+    if (v instanceof Map) {
+      apply(mapEach, v, [function (x, k) {
+        const key = typeof k === 'string' ? s(k) : s(enc(k, depth + 1));
+        parts[parts.length] = key + ':' + enc(x, depth + 1);
+      }]);
+      return '{' + parts.join(',') + '}';
+    }
+    const p = proto(v);
+    if (p !== ObjectProto && p !== null) throw bad('the entry point returned an object of the program\'s class');
+    const ks = keys(v);
+    for (let i = 0; i < ks.length; i++) parts[parts.length] = s(ks[i]) + ':' + enc(v[ks[i]], depth + 1);
+    return '{' + parts.join(',') + '}';
+  }
+  function report(json) {
+    write(3, '__CR_NONCE__' + byteLength(json, 'utf8') + '\n' + json);
+    exit(0);
+  }
+  function fail(kind, why) { report('{"error":' + s(str(why)) + ',"kind":"' + kind + '"}'); }
+  function args() {
+    let a;
+    try { a = parse(read(0, 'utf8')); } catch (e) { fail('args', 'the arguments are not JSON'); }
+    if (!isArray(a)) fail('args', 'the arguments are not a list');
+    return a;
+  }
+  return function (f, self, name) {
+    if (typeof f !== 'function') fail('entry', name);
+    const a = args();
+    const v = apply(f, self, a);
+    let json;
+    try { json = enc(v, 0); } catch (e) {
+      if (e && typeof e === 'object' && typeof e.__cr_bad === 'string') fail('value', e.__cr_bad);
+      throw e;
+    }
+    report('{"ok":' + json + '}');
+  };
+})();
+// ---- after the program ----
+;(function (call) {
+  let self = null, f = undefined;
+  __CR_LOOKUP__
+  call(f, self, __CR_MISSING__);
+})(__cr_call___CR_NONCE__);
