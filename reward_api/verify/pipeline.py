@@ -29,7 +29,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reward_api.errors import InfrastructureError, SandboxBusy, SandboxError
@@ -56,6 +56,8 @@ from reward_api.verify.settings import VerifierSettings
 
 log = logging.getLogger(__name__)
 SANDBOX_ATTEMPTS = 3
+COMPILE_CELL_RECYCLE = 1024
+"""Requests a compile cell serves before it is replaced (its warm server restarts then)."""
 # compiling candidate programs on the host (the syntax check) must not spray their warnings
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 warnings.filterwarnings("ignore", category=DeprecationWarning, message="invalid escape sequence")
@@ -114,6 +116,9 @@ class Verifier:
         self._policy = policy
         self._language_pools: dict[str, CellPool] = {}
         """One pool per compiled language, opened at its first sample (its own root or image)."""
+        self._compile_pools: dict[str, CellPool] = {}
+        """Compile cells of the languages with a warm compiler (``languages.WARM_MODES``):
+        they run compilers only, never a program."""
         self._pools_lock = threading.Lock()
         self.artifacts = ArtifactCache(self.settings.artifact_cache_mb << 20)
         """Compiled stdio builds by content hash (program, toolchain, flags): a program seen
@@ -138,9 +143,10 @@ class Verifier:
         self.pool.close()
         self.judges.close()
         with self._pools_lock:
-            for pool in self._language_pools.values():
+            for pool in [*self._language_pools.values(), *self._compile_pools.values()]:
                 pool.close()
             self._language_pools.clear()
+            self._compile_pools.clear()
 
     def language_pool(self, language: str) -> CellPool:
         """The warm cells of a compiled language (started as samples need them)."""
@@ -151,6 +157,54 @@ class Verifier:
                 pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
                 self._language_pools[language] = pool
             return pool
+
+    def compile_pool(self, language: str) -> CellPool:
+        """The compile cells of a language with a warm compiler (started as samples need
+        them); each keeps its server across the samples it compiles."""
+        with self._pools_lock:
+            pool = self._compile_pools.get(language)
+            if pool is None:
+                policy = self.settings.language_policy(self._policy, language)
+                policy = replace(policy, recycle_after_samples=max(
+                    policy.recycle_after_samples, COMPILE_CELL_RECYCLE))  # fmt: skip
+                pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+                self._compile_pools[language] = pool
+            return pool
+
+    def _compile_apart(
+        self, language: str, recipe: str, specs: list[dict[str, Any]], picked: list[int]
+    ) -> dict[int, dict[str, Any]]:
+        """Builds ``picked`` of ``specs`` compiled by the warm server in a compile cell: each
+        spec gets the pack of its artifact (or ``failed``), so the cell that runs the
+        sample only unpacks it; returns the compile reports by build index."""
+        from reward_api.verify import languages
+
+        server = languages.compile_server(recipe)
+        builds = [{k: specs[i][k] for k in ("files", "serve", "time_s", "remove")} for i in picked]
+        request = {"op": "compile", "server": server, "builds": builds}
+        budget = sum(float(b["time_s"]) + 5.0 for b in builds) + 30.0
+        pool = self.compile_pool(language)
+        with self._stage("compile_cell"), pool.lease() as cell:
+            cell.prepare(languages.COMPILE_CELL_MB)
+            answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
+        reports = answer.get("builds")
+        if (
+            not isinstance(reports, list)
+            or len(reports) != len(picked)
+            or not all(isinstance(r, dict) for r in reports)
+        ):
+            raise SandboxError("compile cell answered with a malformed report")
+        out: dict[int, dict[str, Any]] = {}
+        for i, report in zip(picked, reports, strict=True):
+            packed = report.pop("artifact", None)
+            if report.get("ok") and isinstance(packed, list):
+                specs[i]["artifact"] = packed
+            else:
+                report["ok"] = False
+                specs[i]["failed"] = True
+            specs[i].pop("return_artifact", None)
+            out[i] = report
+        return out
 
     @contextmanager
     def _stage(self, name: str) -> Iterator[None]:
@@ -413,6 +467,17 @@ class Verifier:
                 spec["artifact"] = cached
             elif key is not None:
                 spec["return_artifact"] = True
+        served = [
+            k
+            for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
+            if u.recipe in languages.WARM_MODES and "artifact" not in spec
+        ]
+        apart = (self._compile_apart(problem.language, units[served[0]].recipe, build_specs, served)
+                 if served else {})  # fmt: skip
+        for k, done in apart.items():
+            key = keys[k]
+            if key is not None and done.get("ok"):
+                self.artifacts.put(key, build_specs[k]["artifact"])
         request = {
             "op": "sample",
             "builds": build_specs,
@@ -436,6 +501,8 @@ class Verifier:
                     or not isinstance(builds, list) or len(builds) != len(units)):  # fmt: skip
                 raise SandboxError("runner answered with a malformed report")
             oom = _mark_after_sample(cell, answer, reports)
+        for k, done in apart.items():  # the compile's own report, not the unpacking's
+            builds[k] = done
         for key, b in zip(keys, builds, strict=True):
             packed = b.pop("artifact", None) if isinstance(b, dict) else None
             if key is not None and isinstance(packed, list) and b.get("ok"):
