@@ -80,6 +80,7 @@ check only compiles.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -244,13 +245,18 @@ SERVER_FILES = {"java": "CompileServer.java", "typescript": "compile-server.js",
                 "javascript": "compile-server.js"}  # fmt: skip
 
 
+@functools.cache
+def _server_source(name: str) -> str:
+    return (WARM_DIR / name).read_text()
+
+
 def compile_server(recipe: str) -> dict[str, Any] | None:
     """The warm server of a recipe (the runner's ``_CompileServer`` spec), or None when the
     recipe compiles with one process per build in the cell that runs it."""
     if recipe not in WARM_MODES:
         return None
     name = SERVER_FILES[recipe]
-    files = {name: (WARM_DIR / name).read_text()}
+    files = {name: _server_source(name)}
     if recipe == "java":  # Java's source launcher compiles the server once, at its start
         start = ["java", *JVM_FAST[:2], "-Xmx768m", *JVM_SMALL, name]
         return {"files": files, "start": start, "env": {"MALLOC_ARENA_MAX": "1"},

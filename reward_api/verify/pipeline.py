@@ -172,7 +172,12 @@ class Verifier:
             return pool
 
     def _compile_apart(
-        self, language: str, recipe: str, specs: list[dict[str, Any]], picked: list[int]
+        self,
+        language: str,
+        recipe: str,
+        specs: list[dict[str, Any]],
+        picked: list[int],
+        wait_s: float | None = None,
     ) -> dict[int, dict[str, Any]]:
         """Builds ``picked`` of ``specs`` compiled by the warm server in a compile cell: each
         spec gets the pack of its artifact (or ``failed``), so the cell that runs the
@@ -184,7 +189,7 @@ class Verifier:
         request = {"op": "compile", "server": server, "builds": builds}
         budget = sum(float(b["time_s"]) + 5.0 for b in builds) + 30.0
         pool = self.compile_pool(language)
-        with self._stage("compile_cell"), pool.lease() as cell:
+        with self._stage("compile_cell"), pool.lease(timeout_s=wait_s) as cell:
             cell.prepare(languages.COMPILE_CELL_MB)
             answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
         reports = answer.get("builds")
@@ -573,12 +578,16 @@ class Verifier:
         if name in COMPILED:
             limit_s = self.settings.compile_time_s
             compile_s = min(compile_time_s or limit_s, limit_s)
-            spec = languages.build_spec(languages.stdio_unit(name, code), memory_mb, compile_s)
+            unit = languages.stdio_unit(name, code)
+            spec = languages.build_spec(unit, memory_mb, compile_s)
             message.update(program=None, builds=[spec])
             message["tests"] = [{"kind": "stdio", "input": stdin, "build": 0}]
             budget += compile_s
             cell_mb = max(memory_mb, languages.COMPILE_CELL_MB)
+        apart: dict[int, dict[str, Any]] = {}
         try:
+            if name in COMPILED and unit.recipe in languages.WARM_MODES:
+                apart = self._compile_apart(name, unit.recipe, [spec], [0], wait_s)
             pool = self.pool_for(name)
             with self._stage("sandbox"), pool.lease(timeout_s=wait_s) as cell:
                 cell.prepare(cell_mb)
@@ -600,7 +609,7 @@ class Verifier:
             "time_s": t.get("time_s"),
             "limit": t.get("limit"),
         }
-        builds = answer.get("builds")
+        builds = list(apart.values()) or answer.get("builds")
         if name in COMPILED and isinstance(builds, list) and builds and isinstance(builds[0], dict):
             b = builds[0]
             out["compile"] = {"ok": bool(b.get("ok")), "time_s": b.get("time_s"),
