@@ -1,18 +1,36 @@
-"""Compiled languages against plain execution on MBXP's real model samples.
+"""Compiled languages against plain execution: agreement, and the speed ratios of the
+issue (measured in the same run; no absolute gate).
 
 For each language, the same samples (``prompt + completion``, then the record's test, as
-MBXP's own harness builds them) are judged twice in the same run:
+MBXP's own harness builds them; C and Rust: the small hand-written set ``HANDWRITTEN``,
+MBXP has neither) are judged twice in the same run:
 
 - sandboxed: ``Verifier`` (process backend, one worker), which builds each sample once in
-  the language's cell with the trusted harness around the test;
+  the language's cell (Java, TypeScript, JavaScript: by the warm compiler of a compile
+  cell) with the trusted harness around the test;
 - plain: ``sandbox_images/runtime/toolchains.py`` under ``chroot`` into the same runtime
-  root (same compiler and flags, no namespace, no limits but a wall clock): the program and
-  the test as one file, compiled, run once; it passes when both exit 0.
+  root (same compiler, no namespace, no limits but a wall clock): the program and the test
+  as one file, compiled, run once; it passes when both exit 0.
 
 ``agreement`` returns per-sample verdicts of both and the wall times, which the agreement
-test (tests/languages/test_agreement.py) compares and ``make bench`` prints as ratios
-(sandboxed per sample / plain compile + run per sample). Needs root (chroot) and the
-language roots (``make runtimes``).
+test (tests/languages/test_agreement.py) compares. ``bench_languages`` prints, per
+language and plain recipe, the **per-sample** ratio (sandboxed wall per sample over plain
+compile + run per sample; plain recipes: what a user types, ``g++ -O2``, ``javac`` +
+``java``, ``tsc`` + ``node``, ``node``, ``go build``, ``rustc``, and for C++, Java and
+JavaScript also our own tuned recipe, the stricter baseline) for two workloads:
+
+- ``distinct``: every sample a different program (MBXP: one model sample per problem),
+  the worst case for the sandbox: nothing to share but warm cells and servers;
+- ``rl batch``: what an RL step sends, G = 8 samples per problem of which 4 are distinct
+  (each distinct program twice, in order): the verifier builds each distinct program once
+  (duplicates share the result), a plain harness compiles and runs all 8.
+
+``bench_per_test`` prints the **per-test** ratio: one stdio program with many tests, the
+marginal cost of a test in the sandbox (fork and exec of the cached artifact in a warm
+cell, pipes, limits, the kill and reap after it, grading) over a plain run of the same
+artifact (``subprocess.run`` under chroot). The plain side runs in a CPU cgroup beside the
+cells' (``beside_cells``), so on a shared host both compete for CPU on the same terms.
+Needs root (chroot) and the language roots (``make runtimes``).
 """
 
 from __future__ import annotations
@@ -21,6 +39,8 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,7 +60,66 @@ FILES = {
     "go": ("mbgp_release_v1.1.jsonl", "mbgp_samples.jsonl"),
 }
 PLAIN_RECIPE = {"cpp": "cpp", "java": "java", "javascript": "javascript",
-                "typescript": "typescript", "go": "go"}  # fmt: skip
+                "typescript": "typescript", "go": "go", "c": "c", "rust": "rust-test"}  # fmt: skip
+"""The plain recipe of the agreement test: the sandbox's own flags."""
+BENCH_RECIPES = {"cpp": ["cpp-nopch", "cpp"], "c": ["c"], "java": ["java-plain", "java"],
+                 "javascript": ["javascript-nocheck", "javascript"], "typescript": ["typescript"],
+                 "go": ["go"], "rust": ["rust-test"]}  # fmt: skip
+"""Plain baselines of the speed bench, per language: first what a user types (g++ -O2 with
+no precompiled header, javac and java with their defaults, node with no syntax check), then
+the sandbox's own recipe where it differs."""
+
+# C and Rust (MBXP has neither): small problems in MBXP's shape, a program and its assert
+# test; some programs are wrong on purpose, so agreement means something.
+HANDWRITTEN: list[tuple[str, str, str, str]] = [
+    ("c", "sum", "int sum(int a, int b) { return a + b; }\n",
+     "#include <assert.h>\nint main(void) { assert(sum(2, 3) == 5); assert(sum(-1, 1) == 0); return 0; }\n"),
+    ("c", "max3", "int max3(int a, int b, int c) { int m = a > b ? a : b; return m > c ? m : c; }\n",
+     "#include <assert.h>\nint main(void) { assert(max3(1, 9, 3) == 9); assert(max3(7, 2, 5) == 7); return 0; }\n"),
+    ("c", "rev", "#include <string.h>\nvoid rev(char *s) { int n = strlen(s);"
+     " for (int i = 0; i < n / 2; i++) { char t = s[i]; s[i] = s[n - 1 - i]; s[n - 1 - i] = t; } }\n",
+     "#include <assert.h>\n#include <string.h>\nint main(void) { char s[] = \"abc\"; rev(s);"
+     " assert(strcmp(s, \"cba\") == 0); return 0; }\n"),
+    ("c", "fact", "long fact(int n) { long r = 1; for (int i = 2; i < n; i++) r *= i; return r; }\n",
+     "#include <assert.h>\nint main(void) { assert(fact(5) == 120); return 0; }\n"),
+    ("c", "prime", "#include <math.h>\nint is_prime(int n) { if (n < 2) return 0;"
+     " for (int i = 2; i <= (int)sqrt(n); i++) if (n % i == 0) return 0; return 1; }\n",
+     "#include <assert.h>\nint main(void) { assert(is_prime(13)); assert(!is_prime(21)); return 0; }\n"),
+    ("c", "count", "int count(const int *a, int n, int x) { int c = 0; for (int i = 0; i <= n; i++)"
+     " c += a[i] == x; return c; }\n",
+     "#include <assert.h>\nint main(void) { int a[] = {1, 2, 1, 3}; assert(count(a, 4, 1) == 2); return 0; }\n"),
+    ("rust", "sum", "fn sum(v: &[i64]) -> i64 { v.iter().sum() }\n",
+     "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(sum(&[1, 2, 3]), 6); }\n}\n"),
+    ("rust", "rev", "fn rev(s: &str) -> String { s.chars().rev().collect() }\n",
+     "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(rev(\"abc\"), \"cba\"); }\n}\n"),
+    ("rust", "dedup", "fn dedup(mut v: Vec<i32>) -> Vec<i32> { v.sort(); v.dedup(); v }\n",
+     "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(dedup(vec![3, 1, 3, 2]), vec![1, 2, 3]); }\n}\n"),
+    ("rust", "fib", "fn fib(n: u64) -> u64 { if n < 2 { 1 } else { fib(n - 1) + fib(n - 2) } }\n",
+     "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(fib(10), 55); }\n}\n"),
+    ("rust", "words", "use std::collections::HashMap;\nfn words(s: &str) -> HashMap<String, usize> {"
+     " let mut m = HashMap::new(); for w in s.split_whitespace() { *m.entry(w.to_string()).or_insert(0) += 1; } m }\n",
+     "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(words(\"a b a\")[\"a\"], 2); }\n}\n"),
+    ("rust", "maxv", "fn maxv(v: &[i32]) -> Option<i32> { v.iter().copied().max() }\n",
+     "#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn t() { assert_eq!(maxv(&[4, 9, 2]), Some(9)); assert_eq!(maxv(&[]), None); }\n}\n"),
+]  # fmt: skip
+
+# per-test bench: one stdio program per language that reads two integers and prints the sum
+STDIO_SUM = {
+    "c": "#include <stdio.h>\nint main(void) { long a, b; if (scanf(\"%ld %ld\", &a, &b) != 2) return 1;"
+         " printf(\"%ld\\n\", a + b); return 0; }\n",
+    "cpp": "#include <bits/stdc++.h>\nint main() { long a, b; std::cin >> a >> b; std::cout << a + b << \"\\n\"; }\n",
+    "java": "import java.util.*;\npublic class Main { public static void main(String[] x) {"
+            " Scanner s = new Scanner(System.in); System.out.println(s.nextLong() + s.nextLong()); } }\n",
+    "javascript": "const [a, b] = require('fs').readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\n"
+                  "console.log(a + b);\n",
+    "typescript": "import * as fs from 'fs';\nconst [a, b] = fs.readFileSync(0, 'utf8').trim().split(/\\s+/).map(Number);\n"
+                  "console.log(a + b);\n",
+    "go": "package main\n\nimport \"fmt\"\n\nfunc main() {\n\tvar a, b int64\n\tfmt.Scan(&a, &b)\n\tfmt.Println(a + b)\n}\n",
+    "rust": "use std::io::Read;\nfn main() { let mut s = String::new(); std::io::stdin().read_to_string(&mut s).unwrap();"
+            " let v: Vec<i64> = s.split_whitespace().map(|x| x.parse().unwrap()).collect(); println!(\"{}\", v[0] + v[1]); }\n",
+}  # fmt: skip
+STDIO_PLAIN = {"c": "c", "cpp": "cpp", "java": "java", "javascript": "javascript-nocheck",
+               "typescript": "typescript", "go": "go", "rust": "rust"}  # fmt: skip
 PLAIN_TIMEOUT_S = 30.0
 
 
@@ -76,9 +155,20 @@ def toolchains() -> Any:
 
 
 def load(language: str, limit: int | None = None, start: int = 0) -> list[tuple[Any, Any]]:
-    """(problem, sample) pairs of MBXP's model samples in ``language``, in file order."""
+    """(problem, sample) pairs of MBXP's model samples in ``language``, in file order (C
+    and Rust: ``HANDWRITTEN``)."""
     from reward_api.data.converters.mbxp import mbxp_problem, mbxp_sample, problem_id
 
+    if language not in FILES:
+        from reward_api.schemas import Problem, Sample
+
+        hand = []
+        for lang, name, program, test in HANDWRITTEN:
+            if lang == language:
+                p = Problem.model_validate({"id": f"hand/{lang}/{name}", "language": lang,
+                                            "tests": [{"type": "assert", "code": test}]})  # fmt: skip
+                hand.append((p, Sample(problem_id=p.id, sample_id=name, code=program)))
+        return hand[start:][:limit] if limit is not None else hand[start:]
     problems_file, samples_file = FILES[language]
     with open(MBXP / problems_file) as f:
         problems = {problem_id(r["task_id"]): mbxp_problem(r) for r in map(json.loads, f)}
@@ -133,22 +223,174 @@ def agreement(
     )
 
 
-def bench_languages(per_language: int = 24) -> list[dict[str, Any]]:
-    """Per language: agreement, and sandboxed per-sample wall time over plain compile + run."""
-    rows = {}
-    for language, plain_recipe in [*((lang, None) for lang in FILES), ("cpp", "cpp-nopch")]:
+def _own_cpu_cgroup(v1: bool) -> Path:
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if (v1 and "cpu" in controllers.split(",")) or (not v1 and controllers == ""):
+            return Path("/sys/fs/cgroup/cpu" if v1 else "/sys/fs/cgroup") / path.lstrip("/")
+    raise OSError("no cpu cgroup of this process")
+
+
+@contextmanager
+def beside_cells() -> Iterator[None]:
+    """This process (and what it starts) in a CPU cgroup beside the sandbox cells', with no
+    quota, while the plain baseline runs: a cell's cgroup sits under ``codereward``, which
+    the scheduler weighs as one task against everything outside it, so on a shared, loaded
+    host a plain baseline in the root cgroup would win CPU that the cells' parent cannot
+    (a property of the host, not of the sandbox). Without writable cgroups: as it is."""
+    parents = [Path("/sys/fs/cgroup/cpu/codereward"), Path("/sys/fs/cgroup/codereward")]
+    found = [p for p in parents if (p / "cgroup.procs").exists()]
+    moved: tuple[Path, Path] | None = None
+    if found:
+        v1 = found[0] == parents[0]
+        try:
+            home = _own_cpu_cgroup(v1)
+            d = found[0] / f"bench-plain-{os.getpid()}"
+            d.mkdir(exist_ok=True)
+            (d / "cgroup.procs").write_text(str(os.getpid()))
+            moved = (home, d)
+        except OSError:
+            pass
+    try:
+        yield
+    finally:
+        if moved is not None:
+            (moved[0] / "cgroup.procs").write_text(str(os.getpid()))
+            moved[1].rmdir()
+
+
+def _plain(language: str, recipe: str, pairs: list[tuple[Any, Any]]) -> tuple[float, list[float]]:
+    """Wall seconds of a plain compile + run of every pair, and each compile's seconds."""
+    from reward_api.verify import languages
+
+    tc = toolchains()
+    job = {
+        "recipe": recipe,
+        "timeout_s": PLAIN_TIMEOUT_S,
+        "programs": [{"source": s.code + "\n" + p.tests[0].code, "inputs": [""]} for p, s in pairs],
+    }
+    with beside_cells():
+        t0 = time.perf_counter()
+        out = tc.run_chrooted(str(languages.default_root(language)), tc.with_server_source(job))
+        wall = time.perf_counter() - t0
+    return wall, [c["time_s"] for r in out["programs"] for c in r["compiles"]]
+
+
+def _rl_batch(
+    pairs: list[tuple[Any, Any]], group: int = 8, distinct: int = 4
+) -> list[tuple[Any, Any]]:
+    """Each pair's problem with ``group`` samples of which ``distinct`` are different
+    programs (the sample, then copies with a trailing comment), each program twice."""
+    batch = []
+    for p, s in pairs:
+        note = "#" if p.language == "python" else "//"
+        variants = [s.code] + [f"{s.code}\n{note} sample {k}\n" for k in range(1, distinct)]
+        for k in range(group):
+            code = variants[k * distinct // group]
+            batch.append(
+                (p, s.model_copy(update={"code": code, "sample_id": f"{s.sample_id}-{k}"}))
+            )
+    return batch
+
+
+def _median(xs: list[float]) -> float | None:
+    return round(sorted(xs)[len(xs) // 2], 3) if xs else None
+
+
+def bench_languages(
+    per_language: int = 24, languages: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Per language: the sandboxed per-sample wall time over each plain recipe's compile +
+    run, on distinct samples and on an RL-shaped batch (module docstring)."""
+    from reward_api.verify.pipeline import Job, Verifier
+    from reward_api.verify.settings import VerifierSettings
+
+    rows = []
+    for language in languages or list(BENCH_RECIPES):
         pairs = load(language, per_language)
-        a = agreement(language, pairs, plain_recipe=plain_recipe)
+        warmup = load(language, 1, start=per_language) or pairs[:1]
+        batch = _rl_batch(pairs[: max(1, per_language // 4)])
+        with Verifier(VerifierSettings(sandbox="process", workers=1)) as verifier:
+            verifier.language_pool(language).warm(1)
+            t0 = time.perf_counter()  # the first build also starts a compile cell's server
+            verifier.verify([Job(p, s) for p, s in warmup])
+            first_s = time.perf_counter() - t0
+            before = verifier.stage_seconds.get("compile", 0.0)
+            built = verifier.builds_compiled
+            t0 = time.perf_counter()
+            results = verifier.verify([Job(p, s) for p, s in pairs])
+            sandboxed_s = time.perf_counter() - t0
+            compile_s = verifier.stage_seconds.get("compile", 0.0) - before
+            builds = verifier.builds_compiled - built
+            t0 = time.perf_counter()
+            verifier.verify([Job(p, s) for p, s in batch])
+            batch_s = time.perf_counter() - t0
         n = len(pairs)
-        rows[f"{language} vs {plain_recipe or PLAIN_RECIPE[language]}"] = {
-            "samples": n,
-            "agree": a.agree,
-            "accepted": sum(a.sandboxed),
-            "sandboxed_s_per_sample": round(a.sandboxed_s / n, 3),
-            "plain_s_per_sample": round(a.plain_s / n, 3),
-            "ratio": round(a.sandboxed_s / a.plain_s, 2),
-            "compile_s_per_build": round(a.compile_s / n, 3),
-            "plain_compile_s_median": round(sorted(a.plain_compile_s)[len(a.plain_compile_s) // 2], 3)
-            if a.plain_compile_s else None,
-        }  # fmt: skip
-    return [{"case": name, **row} for name, row in rows.items()]
+        for recipe in BENCH_RECIPES[language]:
+            plain_s, plain_compiles = _plain(language, recipe, pairs)
+            plain_batch_s, _ = _plain(language, recipe, batch)
+            rows.append({
+                "case": f"{language} vs plain {recipe}",
+                "samples": n,
+                "accepted": sum(r.accepted for r in results),
+                "sandboxed_s_per_sample": round(sandboxed_s / n, 3),
+                "plain_s_per_sample": round(plain_s / n, 3),
+                "ratio_per_sample_distinct": round(sandboxed_s / plain_s, 2),
+                "ratio_per_sample_rl_batch_g8_4_distinct": round(batch_s / plain_batch_s, 2),
+                "compile_s_per_build_sandboxed": round(compile_s / max(1, builds), 3),
+                "compile_s_median_plain": _median(plain_compiles),
+                "first_sample_s_sandboxed (cell server start)": round(first_s, 3),
+            })  # fmt: skip
+    return rows
+
+
+def bench_per_test(n_tests: int = 24, languages: list[str] | None = None) -> list[dict[str, Any]]:
+    """Per language: the marginal cost of one stdio test of a compiled program in the
+    sandbox over one plain run of the same artifact (module docstring)."""
+    from reward_api.schemas import Problem, Sample
+    from reward_api.verify import languages as langs
+    from reward_api.verify.pipeline import Job, Verifier
+    from reward_api.verify.settings import VerifierSettings
+
+    rows = []
+    inputs = [f"{k} {2 * k + 1}\n" for k in range(n_tests)]
+    tc = toolchains()
+    for language in languages or list(STDIO_SUM):
+        code = STDIO_SUM[language]
+
+        def problem(n: int, tag: str, lang: str = language) -> Problem:
+            tests = [{"type": "stdio", "input": x, "output": str(3 * k + 1)}
+                     for k, x in enumerate(inputs[:n])]  # fmt: skip
+            return Problem.model_validate(
+                {"id": f"sum-{tag}-{n}", "language": lang, "tests": tests}
+            )
+
+        with Verifier(VerifierSettings(sandbox="process", workers=1)) as verifier:
+            sample = Sample(problem_id="x", code=code)
+            (first,) = verifier.verify([Job(problem(1, "warm"), sample)])  # compiled and cached
+            if not first.accepted:
+                raise RuntimeError(f"{language}: the sum program was not accepted: {first.verdict}")
+            ones, manys = [], []
+            for r in range(3):
+                t0 = time.perf_counter()
+                verifier.verify([Job(problem(1, f"a{r}"), sample)])
+                ones.append(time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                (many,) = verifier.verify([Job(problem(n_tests, f"b{r}"), sample)])
+                manys.append(time.perf_counter() - t0)
+                if not many.accepted:
+                    raise RuntimeError(f"{language}: {many.verdict}")
+        sandboxed = (min(manys) - min(ones)) / (n_tests - 1)
+        job = {"recipe": STDIO_PLAIN[language], "timeout_s": PLAIN_TIMEOUT_S,
+               "programs": [{"source": code, "inputs": inputs}]}  # fmt: skip
+        with beside_cells():
+            out = tc.run_chrooted(str(langs.default_root(language)), job)
+        runs = [x["time_s"] for x in out["programs"][0]["runs"]]
+        plain = sum(runs) / len(runs)
+        rows.append({
+            "case": f"{language}: {n_tests} stdio tests, cached artifact",
+            "ms_per_test_sandboxed": round(1000 * sandboxed, 2),
+            "ms_per_run_plain": round(1000 * plain, 2),
+            "ratio_per_test": round(sandboxed / plain, 2),
+        })  # fmt: skip
+    return rows

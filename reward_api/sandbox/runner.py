@@ -2487,6 +2487,9 @@ class _Builds:
             except OSError:
                 pass  # a cold cache costs time, never correctness
         report = {"ok": True, "time_s": 0.0, "output": "", "limit": None, "dir": d}
+        if spec.get("failed") is not None:  # compiled in a compile cell, and it failed
+            report["ok"] = False
+            return report
         if spec.get("artifact") is not None:  # compiled before (the host's cache)
             report["cached"] = _unpack(d, spec["artifact"])
             report["ok"] = report["cached"]
@@ -2612,6 +2615,190 @@ def _unpack(d, files):
     except (OSError, ValueError, TypeError):
         return False
     return True
+
+
+# ================================================================ the compile cell
+MAX_SERVER_COMPILES = 1024
+"""Compiles a warm server serves before it is started afresh (bounds what it accumulates)."""
+SERVER_START_S = 120.0
+"""Wall seconds a warm server may take to start and warm up (a JVM on a loaded host)."""
+
+
+class _CompileServer:
+    """A warm compiler (javac in one JVM; TypeScript or node's parser in one node) that the
+    runner of a *compile cell* keeps across requests. A compile cell runs compilers only,
+    never a program: a cell that runs programs kills every process but the runner after
+    each test, and a server beside a program (same uid) could be signalled or traced by it,
+    so warm servers live apart. The server is started under the compile limits (address
+    space, processes, file size); each request has its own wall clock, and a request that
+    runs out of it, or a server that dies, ends the server (a fresh one serves the next).
+
+    ``spec``: ``{"files": {name: text}, "start": argv, "env", "memory_mb", "max_procs"}``.
+    Protocol, one line each way: ``dir TAB mode TAB file...`` in, ``ok`` or ``error TAB
+    diagnostics`` (backslashes and newlines escaped) out."""
+
+    def __init__(self, spec, key):
+        self.key = key
+        self.compiles = 0
+        d = self.dir = f"/tmp/.server-{os.urandom(6).hex()}"
+        os.mkdir(d, 0o755)
+        for name, text in (spec.get("files") or {}).items():
+            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8") as f:
+                f.write(text)
+        limits = {"time_s": 24 * 3600, "memory_mb": int(spec.get("memory_mb", 2048)),
+                  "max_procs": int(spec.get("max_procs", 128)), "max_file_mb": 128}  # fmt: skip
+        r_req, self.w_req = os.pipe()
+        self.r_ans, w_ans = os.pipe()
+        env = dict(os.environ)
+        env.update(spec.get("env") or {})
+        argv = [str(a) for a in spec["start"]]
+        pid = os.fork()
+        if pid == 0:
+            try:
+                os.setsid()
+                null = os.open("/dev/null", os.O_RDWR)
+                os.dup2(r_req, 0)
+                os.dup2(w_ans, 1)
+                os.dup2(null, 2)
+                os.closerange(3, 65536)
+                _limits(limits)
+                os.chdir(d)
+                os.execvpe(argv[0], argv, env)
+            except BaseException:
+                pass
+            os._exit(127)
+        self.pid = pid
+        os.close(r_req)
+        os.close(w_ans)
+        self.buf = b""
+        # its start (a JVM, loading TypeScript and parsing the lib files) is not any
+        # sample's compile time: the server says "ready" when it is warm
+        if self._line(float(spec.get("start_s", SERVER_START_S))) != "ready":
+            self.kill()
+            raise RuntimeError("the warm compiler did not start")
+
+    def _line(self, time_s):
+        """The server's next answer line, or None (deadline passed, or it died)."""
+        deadline = time.perf_counter() + time_s
+        while b"\n" not in self.buf:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            try:
+                r, _, _ = select.select([self.r_ans], [], [], left)
+                chunk = os.read(self.r_ans, 1 << 16) if r else b""
+            except OSError:
+                return None
+            if r and not chunk:
+                return None
+            self.buf += chunk
+            if len(self.buf) > 1 << 22:
+                return None
+        answer, _, self.buf = self.buf.partition(b"\n")
+        return answer.decode("utf-8", "replace")
+
+    def compile(self, d, mode, files, time_s):
+        """(ok, diagnostics), or None when the server missed its deadline or died (it is
+        then killed)."""
+        line = "\t".join([d, mode, *files]) + "\n"
+        try:
+            os.write(self.w_req, line.encode())
+        except OSError:
+            text = None
+        else:
+            text = self._line(time_s)
+        if text is None:
+            self.kill()
+            return None
+        self.compiles += 1
+        if text == "ok":
+            return True, ""
+        diag = text.partition("\t")[2]
+        diag = diag.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+        return False, diag
+
+    def alive(self):
+        try:
+            wpid, _ = os.waitpid(self.pid, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        return wpid == 0
+
+    def kill(self):
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        for fd in (self.w_req, self.r_ans):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.w_req = self.r_ans = -1
+
+
+_SERVER = None
+
+
+def _compile(job):
+    """A compile cell's request: each build compiled by the warm server the request names
+    (``server``; a build's ``serve`` is the server's mode), in its own folder, then packed
+    (the host hands the pack to a cell that runs it) and removed."""
+    import shutil
+
+    global _SERVER
+    spec = job.get("server") or {}
+    key = json.dumps(spec, sort_keys=True)
+    reports = []
+    for i, build in enumerate(job.get("builds") or []):
+        if _SERVER is not None and (
+            _SERVER.key != key or not _SERVER.alive() or _SERVER.compiles >= MAX_SERVER_COMPILES
+        ):
+            _SERVER.kill()
+            _SERVER = None
+        if _SERVER is None:
+            _SERVER = _CompileServer(spec, key)
+        d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
+        os.mkdir(d, 0o755)
+        names = []
+        for name, text in (build.get("files") or {}).items():
+            names.append(os.path.basename(name))
+            with open(os.path.join(d, names[-1]), "w", encoding="utf-8", errors="replace") as f:
+                f.write(text)
+        t0 = time.perf_counter()
+        answer = _SERVER.compile(d, str(build["serve"]), names, float(build.get("time_s", 60)))
+        report = {"ok": False, "output": "", "limit": None, "signal": None}
+        if answer is None:
+            _SERVER = None
+            report["limit"] = "timeout"
+        else:
+            report["ok"], report["output"] = answer[0], answer[1][-4000:]
+        report["time_s"] = round(time.perf_counter() - t0, 6)
+        for name in build.get("remove") or ():
+            try:
+                os.unlink(os.path.join(d, os.path.basename(name)))
+            except OSError:
+                pass
+        if report["ok"]:
+            report["artifact"] = _pack(d)
+            report["ok"] = report["artifact"] is not None
+        shutil.rmtree(d, ignore_errors=True)
+        reports.append(report)
+    # anything else in /tmp (a server killed at its limits may leave files) goes; the
+    # server's own folder stays
+    keep = {_SERVER.dir} if _SERVER is not None else set()
+    for name in os.listdir("/tmp"):
+        path = os.path.join("/tmp", name)
+        if path not in keep:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                try:
+                    os.unlink(path)
+                except OSError:
+                    pass
+    return {"ok": True, "builds": reports}
 
 
 def _precompile(job):
@@ -2991,6 +3178,8 @@ def main():
                     resp = _sample(req, ctl_in, ctl_out, ctl_buf)
                 elif op == "judge":
                     resp = _judge(req, ctl_in, ctl_out, ctl_buf)
+                elif op == "compile":
+                    resp = _compile(req)
                 elif op in ("end", "gone", "close", "run"):
                     continue  # late control for a test or session that is over
                 else:

@@ -26,7 +26,7 @@ import redis
 import redis.asyncio as aredis
 
 from reward_api.errors import BrokerUnavailable
-from reward_api.schemas import Result, RewardSettings, sandbox_error_result
+from reward_api.schemas import Result, RewardSettings, canonical_language, sandbox_error_result
 from reward_api.service.cache import AsyncRedisCache
 from reward_api.service.dispatch import Progress, Work
 from reward_api.service.settings import ServiceSettings
@@ -48,8 +48,11 @@ PUBLISH_ERRORS = (redis.RedisError, kombu.exceptions.OperationalError)
 
 
 def queue_for(language: str) -> str:
-    """The Celery queue serving a language (``python3`` runs on ``python`` workers)."""
-    return "python" if language.startswith("python") else language
+    """The Celery queue serving a language: its canonical name (``python3`` runs on
+    ``python`` workers, ``c++`` on ``cpp``); the Helm chart's worker groups consume these
+    (k8s/codereward, ``worker.queues.*.languages``)."""
+    name = canonical_language(language) or language
+    return "python" if name.startswith("python") else name
 
 
 class CeleryDispatch:

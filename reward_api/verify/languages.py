@@ -84,14 +84,34 @@ end at the compile limits as ``compile_error``.
 Speed: one compile per build (stdio tests share their program's build, call tests of one
 entry point share theirs; a program seen
 again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
-environment), C++ against the precompiled ``<bits/stdc++.h>``, javac with its class-data
-archive, Go with the seeded build cache for ``go test``. Not used yet: the warm compiler
-servers (``sandbox_images/runtime/warm/``), which the runner's ``kill(-1)`` after every test
-would kill; TypeScript's tsc start (seconds per program) dominates its samples.
+environment), C++ against the precompiled ``<bits/stdc++.h>``, Go with the seeded build
+cache for ``go test``, and for Java, TypeScript and JavaScript a warm compiler: javac in
+one JVM (``warm/CompileServer.java``), tsc through TypeScript's compiler API with the lib
+files parsed once, and node's own parser for ``node --check`` (``warm/compile-server.js``),
+each with the recipe's options, so a build gets the same verdict as the recipe's command.
+
+Warm compilers live in *compile cells* (``Verifier.compile_pool``): cells of the
+language's root, limits and network policy that run compilers only, never a program. The
+host sends a sample's builds there, gets each artifact back as a pack (or the compiler's
+message) and hands it to the cell that runs the sample, which only unpacks it. Why apart:
+a cell that runs programs kills every process but its runner after each test, and a
+server beside a program (same uid) could be signalled, traced or fed by it, so a later
+sample's build would be the program's to decide. What a compile cell still shares between
+samples: the server process (javac's file manager caches the platform's class index; the
+TypeScript host caches parsed files under ``/usr`` and ``/node_modules``, read-only in the
+cell), never a program's files (each build has its own folder, removed after it is packed,
+and ``/tmp`` is swept after each request). A server starts and warms up before it takes a
+request (not counted in any compile's time), serves ``MAX_SERVER_COMPILES`` builds, and is
+killed when a build outlasts its compile time or it dies (a compile bomb ends in
+``compile_error``; the next build gets a fresh server); a server that cannot start is
+``sandbox_error``, never a verdict. javac runs with ``-proc:none`` and no plugin, so
+compiling never runs program code; TypeScript only parses and checks; the JavaScript
+check only compiles.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import secrets
@@ -309,6 +329,34 @@ def call_input(language: str, test: CallTest) -> str:
     )
 
 
+# ------------------------------------------------------------------ warm compilers
+WARM_DIR = Path(__file__).with_name("warm")
+WARM_MODES = {"java": "javac", "typescript": "tsc", "javascript": "js"}
+"""Recipes built by a warm server in a compile cell, and the server's mode for each."""
+SERVER_FILES = {"java": "CompileServer.java", "typescript": "compile-server.js",
+                "javascript": "compile-server.js"}  # fmt: skip
+
+
+@functools.cache
+def _server_source(name: str) -> str:
+    return (WARM_DIR / name).read_text()
+
+
+def compile_server(recipe: str) -> dict[str, Any] | None:
+    """The warm server of a recipe (the runner's ``_CompileServer`` spec), or None when the
+    recipe compiles with one process per build in the cell that runs it."""
+    if recipe not in WARM_MODES:
+        return None
+    name = SERVER_FILES[recipe]
+    files = {name: _server_source(name)}
+    if recipe == "java":  # Java's source launcher compiles the server once, at its start
+        start = ["java", *JVM_FAST[:2], "-Xmx768m", *JVM_SMALL, name]
+        return {"files": files, "start": start, "env": {"MALLOC_ARENA_MAX": "1"},
+                "memory_mb": COMPILE_MEMORY_MB + JVM_EXTRA_MB, "max_procs": MAX_PROCS}  # fmt: skip
+    return {"files": files, "start": ["node", name, WARM_MODES[recipe]], "env": {},
+            "memory_mb": COMPILE_MEMORY_MB, "max_procs": MAX_PROCS}  # fmt: skip
+
+
 def build_spec(
     unit: Unit, memory_mb: int, compile_time_s: float = COMPILE_TIME_S
 ) -> dict[str, Any]:
@@ -337,6 +385,8 @@ def build_spec(
         spec["as_extra_mb"] = GO_EXTRA_MB
     spec["max_procs"] = MAX_PROCS
     spec["compile"] = compile_argv
+    if unit.recipe in WARM_MODES:
+        spec["serve"] = WARM_MODES[unit.recipe]
     if recipe.seed_cache:
         spec["seed_cache"] = list(recipe.seed_cache)
     return spec

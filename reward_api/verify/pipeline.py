@@ -33,7 +33,7 @@ from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from reward_api.errors import InfrastructureError, ProblemFault, SandboxBusy, SandboxError
@@ -63,6 +63,8 @@ from reward_api.verify.settings import VerifierSettings
 
 log = logging.getLogger(__name__)
 SANDBOX_ATTEMPTS = 3
+COMPILE_CELL_RECYCLE = 1024
+"""Requests a compile cell serves before it is replaced (its warm server restarts then)."""
 # compiling candidate programs on the host (the syntax check) must not spray their warnings
 warnings.filterwarnings("ignore", category=SyntaxWarning)
 warnings.filterwarnings("ignore", category=DeprecationWarning, message="invalid escape sequence")
@@ -121,6 +123,9 @@ class Verifier:
         self._policy = policy
         self._language_pools: dict[str, CellPool] = {}
         """One pool per compiled language, opened at its first sample (its own root or image)."""
+        self._compile_pools: dict[str, CellPool] = {}
+        """Compile cells of the languages with a warm compiler (``languages.WARM_MODES``):
+        they run compilers only, never a program."""
         self._pools_lock = threading.Lock()
         self.artifacts = ArtifactCache(self.settings.artifact_cache_mb << 20)
         """Compiled stdio builds by content hash (program, toolchain, flags): a program seen
@@ -149,10 +154,13 @@ class Verifier:
         self.pool.close()
         self.judges.close()
         with self._pools_lock:
-            for pool in [*self._language_pools.values(), *self._checker_pools.values()]:
+            pools = [*self._language_pools.values(), *self._checker_pools.values(),
+                     *self._compile_pools.values()]  # fmt: skip
+            for pool in pools:
                 pool.close()
             self._language_pools.clear()
             self._checker_pools.clear()
+            self._compile_pools.clear()
 
     def language_pool(self, language: str) -> CellPool:
         """The warm cells of a compiled language (started as samples need them)."""
@@ -183,6 +191,59 @@ class Verifier:
             return {}
         with self._stage("check"):
             return self.checkers.check(problem, checks, bool(unit.reward.stop_on_first_failure))
+
+    def compile_pool(self, language: str) -> CellPool:
+        """The compile cells of a language with a warm compiler (started as samples need
+        them); each keeps its server across the samples it compiles."""
+        with self._pools_lock:
+            pool = self._compile_pools.get(language)
+            if pool is None:
+                policy = self.settings.language_policy(self._policy, language)
+                policy = replace(policy, recycle_after_samples=max(
+                    policy.recycle_after_samples, COMPILE_CELL_RECYCLE))  # fmt: skip
+                pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
+                self._compile_pools[language] = pool
+            return pool
+
+    def _compile_apart(
+        self,
+        language: str,
+        recipe: str,
+        specs: list[dict[str, Any]],
+        picked: list[int],
+        wait_s: float | None = None,
+    ) -> dict[int, dict[str, Any]]:
+        """Builds ``picked`` of ``specs`` compiled by the warm server in a compile cell: each
+        spec gets the pack of its artifact (or ``failed``), so the cell that runs the
+        sample only unpacks it; returns the compile reports by build index."""
+        from reward_api.verify import languages
+
+        server = languages.compile_server(recipe)
+        builds = [{k: specs[i][k] for k in ("files", "serve", "time_s", "remove")} for i in picked]
+        request = {"op": "compile", "server": server, "builds": builds}
+        budget = sum(float(b["time_s"]) + 5.0 for b in builds) + 30.0
+        pool = self.compile_pool(language)
+        with self._stage("compile_cell"), pool.lease(timeout_s=wait_s) as cell:
+            cell.prepare(languages.COMPILE_CELL_MB)
+            answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
+        reports = answer.get("builds")
+        if (
+            not isinstance(reports, list)
+            or len(reports) != len(picked)
+            or not all(isinstance(r, dict) for r in reports)
+        ):
+            raise SandboxError("compile cell answered with a malformed report")
+        out: dict[int, dict[str, Any]] = {}
+        for i, report in zip(picked, reports, strict=True):
+            packed = report.pop("artifact", None)
+            if report.get("ok") and isinstance(packed, list):
+                specs[i]["artifact"] = packed
+            else:
+                report["ok"] = False
+                specs[i]["failed"] = True
+            specs[i].pop("return_artifact", None)
+            out[i] = report
+        return out
 
     @contextmanager
     def _stage(self, name: str) -> Iterator[None]:
@@ -463,6 +524,17 @@ class Verifier:
                 spec["artifact"] = cached
             elif key is not None:
                 spec["return_artifact"] = True
+        served = [
+            k
+            for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
+            if u.recipe in languages.WARM_MODES and "artifact" not in spec
+        ]
+        apart = (self._compile_apart(problem.language, units[served[0]].recipe, build_specs, served)
+                 if served else {})  # fmt: skip
+        for k, done in apart.items():
+            key = keys[k]
+            if key is not None and done.get("ok"):
+                self.artifacts.put(key, build_specs[k]["artifact"])
         request = {
             "op": "sample",
             "builds": build_specs,
@@ -486,6 +558,8 @@ class Verifier:
                     or not isinstance(builds, list) or len(builds) != len(units)):  # fmt: skip
                 raise SandboxError("runner answered with a malformed report")
             oom = _mark_after_sample(cell, answer, reports)
+        for k, done in apart.items():  # the compile's own report, not the unpacking's
+            builds[k] = done
         for key, b in zip(keys, builds, strict=True):
             packed = b.pop("artifact", None) if isinstance(b, dict) else None
             if key is not None and isinstance(packed, list) and b.get("ok"):
@@ -586,12 +660,16 @@ class Verifier:
         if name in COMPILED:
             limit_s = self.settings.compile_time_s
             compile_s = min(compile_time_s or limit_s, limit_s)
-            spec = languages.build_spec(languages.stdio_unit(name, code), memory_mb, compile_s)
+            unit = languages.stdio_unit(name, code)
+            spec = languages.build_spec(unit, memory_mb, compile_s)
             message.update(program=None, builds=[spec])
             message["tests"] = [{"kind": "stdio", "input": stdin, "build": 0}]
             budget += compile_s
             cell_mb = max(memory_mb, languages.COMPILE_CELL_MB)
+        apart: dict[int, dict[str, Any]] = {}
         try:
+            if name in COMPILED and unit.recipe in languages.WARM_MODES:
+                apart = self._compile_apart(name, unit.recipe, [spec], [0], wait_s)
             pool = self.pool_for(name)
             with self._stage("sandbox"), pool.lease(timeout_s=wait_s) as cell:
                 cell.prepare(cell_mb)
@@ -613,7 +691,7 @@ class Verifier:
             "time_s": t.get("time_s"),
             "limit": t.get("limit"),
         }
-        builds = answer.get("builds")
+        builds = list(apart.values()) or answer.get("builds")
         if name in COMPILED and isinstance(builds, list) and builds and isinstance(builds[0], dict):
             b = builds[0]
             out["compile"] = {"ok": bool(b.get("ok")), "time_s": b.get("time_s"),

@@ -317,11 +317,11 @@ def test_keda_objects_match_the_keda_crd_fields(value_set):
     for doc in docs:
         jsonschema.validate(doc, KEDA_SCHEMAS[doc["kind"]])
     for so in of_kind(value_set, "ScaledObject"):
-        (trigger,) = so["spec"]["triggers"]
-        assert trigger["type"] == "redis"
-        assert set(trigger["metadata"]) == set(REDIS_TRIGGER_METADATA)
-        for key, form in REDIS_TRIGGER_METADATA.items():
-            assert re.match(form, trigger["metadata"][key]), (key, trigger["metadata"][key])
+        for trigger in so["spec"]["triggers"]:
+            assert trigger["type"] == "redis"
+            assert set(trigger["metadata"]) == set(REDIS_TRIGGER_METADATA)
+            for key, form in REDIS_TRIGGER_METADATA.items():
+                assert re.match(form, trigger["metadata"][key]), (key, trigger["metadata"][key])
 
 
 def test_keda_scales_each_queue_on_its_own_redis_list():
@@ -330,13 +330,13 @@ def test_keda_scales_each_queue_on_its_own_redis_list():
         for d in of_kind("keda-values", "Deployment")
         if "-worker-" in d["metadata"]["name"]
     }
-    assert len(deployments) == 2
+    assert len(deployments) == 6
     assert not [h for h in of_kind("keda-values", "HorizontalPodAutoscaler") if "worker" in str(h)]
     for so in of_kind("keda-values", "ScaledObject"):
         target = deployments.pop(so["spec"]["scaleTargetRef"]["name"])
         command = target["spec"]["template"]["spec"]["containers"][0]["command"]
-        queue = command[command.index("--queues") + 1]
-        assert so["spec"]["triggers"][0]["metadata"]["listName"] == queue
+        queues = command[command.index("--queues") + 1].split(",")
+        assert [t["metadata"]["listName"] for t in so["spec"]["triggers"]] == queues
         auth = component("keda-values", "TriggerAuthentication", so["metadata"]["name"])
         (ref,) = auth["spec"]["secretTargetRef"]
         assert ref["parameter"] == "password"
@@ -415,7 +415,7 @@ def test_every_container_runs_non_root_read_only_without_capabilities(value_set)
         assert spec["automountServiceAccountToken"] is False
         assert spec["securityContext"]["runAsNonRoot"] is True
         assert not spec.get("hostNetwork") and not spec.get("hostPID") and not spec.get("hostIPC")
-        for c in spec["containers"]:
+        for c in spec["containers"] + spec.get("initContainers", []):
             sc = c["securityContext"]
             assert sc["runAsNonRoot"] is True and sc["runAsUser"] >= 10000
             assert sc["readOnlyRootFilesystem"] is True
@@ -432,13 +432,95 @@ def test_only_the_worker_leaves_the_runtime_default_seccomp_profile(value_set):
         assert profile == "RuntimeDefault", doc["metadata"]["name"]
 
 
-def test_default_worker_gets_its_own_user_namespace_for_the_sandbox():
-    (worker,) = [d for d in of_kind("default", "Deployment") if "-worker-" in d["metadata"]["name"]]
-    spec = worker["spec"]["template"]["spec"]
-    assert spec["hostUsers"] is False
-    assert spec["containers"][0]["securityContext"]["procMount"] == "Unmasked"
-    assert spec["securityContext"]["seccompProfile"] == {"type": "Unconfined"}
-    assert env_of(spec["containers"][0])["CODEREWARD_SANDBOX"] == "process"
+def test_default_workers_get_their_own_user_namespace_for_the_sandbox():
+    workers = [d for d in of_kind("default", "Deployment") if "-worker-" in d["metadata"]["name"]]
+    assert workers
+    for worker in workers:
+        spec = worker["spec"]["template"]["spec"]
+        assert spec["hostUsers"] is False
+        assert spec["containers"][0]["securityContext"]["procMount"] == "Unmasked"
+        assert spec["securityContext"]["seccompProfile"] == {"type": "Unconfined"}
+        assert env_of(spec["containers"][0])["CODEREWARD_SANDBOX"] == "process"
+
+
+# -- language groups: the chart's queues are the service's ---------------------------------
+
+
+def worker_groups(value_set: str) -> dict[str, tuple[list[str], dict[str, Any]]]:
+    """Worker Deployment name: (the Celery queues it consumes, its pod spec)."""
+    out = {}
+    for d in of_kind(value_set, "Deployment"):
+        if "-worker-" in d["metadata"]["name"]:
+            spec = d["spec"]["template"]["spec"]
+            command = spec["containers"][0]["command"]
+            out[d["metadata"]["name"]] = (command[command.index("--queues") + 1].split(","), spec)
+    return out
+
+
+def test_default_workers_consume_every_queue_the_gateway_routes_to_once():
+    from reward_api.service.broker import queue_for
+    from reward_api.service.settings import ServiceSettings
+    from reward_api.verify.languages import COMPILED
+
+    routed = {queue_for(language) for language in ["python", "python3", *COMPILED]}
+    consumed = [q for queues, _ in worker_groups("default").values() for q in queues]
+    assert sorted(consumed) == sorted(routed)
+    assert routed == set(ServiceSettings.model_fields["queues"].default.split(","))
+    assert queue_for("c++") == "cpp" and queue_for("nodejs") == "javascript"
+
+
+def test_each_language_group_stands_on_its_languages_root_from_its_sandbox_image():
+    from reward_api.verify.languages import IMAGES, ROOT_DIRS, ROOT_OF
+
+    compiled = 0
+    for name, (queues, spec) in worker_groups("default").items():
+        env = env_of(spec["containers"][0])
+        if queues == ["python"]:
+            assert "initContainers" not in spec and env["CODEREWARD_RUNTIME_ROOT"].endswith("py311")
+            continue
+        compiled += 1
+        (root,) = {ROOT_OF[q] for q in queues}
+        path = env[f"CODEREWARD_RUNTIME_ROOT_{root.upper()}"]
+        assert path.endswith("/" + ROOT_DIRS[root]), name
+        (init,) = spec["initContainers"]
+        assert init["image"] in {IMAGES[q] for q in queues}, name
+        (copy_to,) = init["volumeMounts"]
+        (mount,) = [m for m in spec["containers"][0]["volumeMounts"] if m["mountPath"] == path]
+        assert mount["name"] == copy_to["name"] and mount.get("readOnly") is True
+        # the self-check (a Python sample) still finds Python's root in the service image
+        assert env["CODEREWARD_RUNTIME_ROOT"].endswith("py311")
+    assert compiled == 5
+
+
+def _gib(quantity: str) -> float:
+    units = {"Ki": 2**-20, "Mi": 2**-10, "Gi": 1, "Ti": 2**10}
+    return float(quantity[:-2]) * units[quantity[-2:]]
+
+
+def test_jvm_and_tsc_groups_get_more_memory_than_python():
+    memory = {
+        queues[0]: _gib(spec["containers"][0]["resources"]["requests"]["memory"])
+        for queues, spec in worker_groups("default").values()
+    }
+    assert memory["java"] > memory["javascript"] > memory["python"]
+    assert min(memory.values()) == memory["python"]
+
+
+def test_a_group_of_languages_on_different_roots_is_refused():
+    with pytest.raises(helm.HelmError, match="stand on different runtime roots"):
+        render_values({"worker": {"queues": {"mixed": {"languages": ["c", "java"]}}}})
+
+
+def test_a_group_may_be_removed_and_another_named_for_its_languages():
+    docs = render_values({"worker": {"queues": {
+        "node": None, "ts": {"languages": ["typescript"], "runtimeRoot": "/srv/node",
+                             "runtimeImage": {"repository": "r/ts", "tag": "1"}}}}})  # fmt: skip
+    names = {d["metadata"]["name"] for d in docs if d["kind"] == "Deployment"}
+    assert f"{RELEASE}-codereward-worker-node" not in names
+    (ts,) = [d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"].endswith("-ts")]
+    container = ts["spec"]["template"]["spec"]["containers"][0]
+    assert container["command"][container["command"].index("--queues") + 1] == "typescript"
+    assert env_of(container)["CODEREWARD_RUNTIME_ROOT_NODE"] == "/srv/node"
 
 
 def test_gvisor_values_put_workers_under_the_gvisor_runtime_class():
@@ -696,15 +778,11 @@ def test_redis_keeps_an_append_only_file_with_or_without_a_volume(persistence: b
 
 
 def test_workers_get_a_short_renewed_lease() -> None:
-    (worker,) = [
-        d
-        for d in rendered("default")
-        if d["kind"] == "Deployment" and "worker" in d["metadata"]["name"]
-    ]
-    env = env_of(worker["spec"]["template"]["spec"]["containers"][0])
-    assert float(env["CODEREWARD_VISIBILITY_TIMEOUT_S"]) <= 120
-    assert 3 * float(env["CODEREWARD_LEASE_RENEW_S"]) <= float(
-        env["CODEREWARD_VISIBILITY_TIMEOUT_S"]
-    )
+    for _, spec in worker_groups("default").values():
+        env = env_of(spec["containers"][0])
+        assert float(env["CODEREWARD_VISIBILITY_TIMEOUT_S"]) <= 120
+        assert 3 * float(env["CODEREWARD_LEASE_RENEW_S"]) <= float(
+            env["CODEREWARD_VISIBILITY_TIMEOUT_S"]
+        )
     with pytest.raises(helm.HelmError, match="at most a third"):
         render_values({"config": {"leaseRenewS": 30}})

@@ -222,3 +222,61 @@ def test_a_program_that_is_not_valid_unicode_gets_a_verdict(verifier: Verifier) 
         verifier, {"language": "c", "tests": [{"type": "stdio", "input": "", "output": "x"}]}, code
     )
     assert result.verdict not in (Verdict.sandbox_error, Verdict.accepted)
+
+
+# -- warm compilers: javac, tsc and node's parser serve in compile cells ---------------------
+
+
+@pytest.mark.parametrize("language", sorted(languages.WARM_MODES))
+def test_a_warm_compiler_serves_many_samples_from_one_compile_cell(
+    verifier: Verifier, language: str
+) -> None:
+    _needs(language)
+    code = {
+        "java": "public class Main { public static void main(String[] a) {"
+        " System.out.println(%d); } }\n",
+        "javascript": "console.log(%d);\n",
+        "typescript": "const n: number = %d;\nconsole.log(n);\n",
+    }[language]
+    with Verifier(verifier.settings.model_copy(update={"workers": 1})) as v:
+        problem = {"language": language, "tests": [{"type": "stdio", "input": "", "output": "7"}]}
+        results = [run(v, problem, code % n) for n in (7, 7, 8)]
+        compiled = v.builds_compiled
+        pool = v.compile_pool(language)
+    assert results[0].accepted and results[1].accepted
+    assert results[2].verdict == Verdict.wrong_answer
+    assert compiled == 2  # the repeat is unpacked from the artifact cache
+    assert pool.cells_started == 1
+
+
+def test_the_warm_compiler_is_not_in_the_cell_that_runs_the_program(verifier: Verifier) -> None:
+    _needs("java")
+    # a program that could signal or trace a warm javac beside it would reach every later
+    # sample's build: the cell that runs it holds only the runner (pid 1) and itself
+    code = (
+        "public class Main { public static void main(String[] a) throws Exception {"
+        ' int n = 0; for (java.io.File f : new java.io.File("/proc").listFiles())'
+        ' if (f.getName().matches("[0-9]+")) n++; System.out.println(n); } }\n'
+    )
+    problem = {"language": "java", "tests": [{"type": "stdio", "input": "", "output": "2"}]}
+    assert run(verifier, problem, code).accepted
+
+
+def test_a_program_that_breaks_javac_gets_compile_error_and_the_next_one_compiles(
+    verifier: Verifier,
+) -> None:
+    _needs("java")
+    # 50,000 terms in one expression: javac's recursive attribution overflows its stack
+    bomb = (
+        "public class Main { public static void main(String[] a) { int x = "
+        + "+".join(["1"] * 50_000)
+        + "; System.out.println(1); } }\n"
+    )
+    honest = (
+        "public class Main { public static void main(String[] a) { System.out.println(1); } }\n"
+    )
+    problem = {"language": "java", "tests": [{"type": "stdio", "input": "", "output": "1"}]}
+    with Verifier(verifier.settings.model_copy(update={"workers": 1})) as v:
+        bombed, after = run(v, problem, bomb), run(v, problem, honest)
+    assert bombed.verdict == Verdict.compile_error and bombed.reward == 0.0
+    assert after.accepted
