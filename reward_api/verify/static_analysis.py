@@ -342,7 +342,7 @@ def _scan_language(
     if not _has_rules(cats, language):
         return  # e.g. quality alone for C++: nothing to run, every report stays clean
     oversized = [
-        i for i in todo if len(programs[i].encode("utf-8", "surrogateescape")) > MAX_SCAN_BYTES
+        i for i in todo if len(programs[i].encode("utf-8", "replace")) > MAX_SCAN_BYTES
     ]
     for i in oversized:
         reports[i] = _unscannable("it is larger than the scanner's limit")
@@ -389,8 +389,9 @@ def _scan_batch(
     with tempfile.TemporaryDirectory(prefix="codereward-scan-") as tmp:
         names = {}
         for i, program in enumerate(programs):
+            # a lone surrogate cannot be UTF-8: U+FFFD, as the compiler sees it (runner.py)
             name = f"p{i:06d}{suffix}"
-            Path(tmp, name).write_text(program, encoding="utf-8", errors="surrogateescape")
+            Path(tmp, name).write_text(program, encoding="utf-8", errors="replace")
             names[name] = i
         if engine == "core":
             raw = _run_core(tmp, list(names), cats, budget_s, language)
