@@ -341,9 +341,7 @@ def _scan_language(
     """Fill ``reports[i]`` for each ``i`` of ``todo``, programs of one semgrep language."""
     if not _has_rules(cats, language):
         return  # e.g. quality alone for C++: nothing to run, every report stays clean
-    oversized = [
-        i for i in todo if len(programs[i].encode("utf-8", "replace")) > MAX_SCAN_BYTES
-    ]
+    oversized = [i for i in todo if len(programs[i].encode("utf-8", "replace")) > MAX_SCAN_BYTES]
     for i in oversized:
         reports[i] = _unscannable("it is larger than the scanner's limit")
     todo = [i for i in todo if i not in set(oversized)]
