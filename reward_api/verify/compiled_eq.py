@@ -640,7 +640,9 @@ JS_PARAMS = ("require", "undefined", "NaN", "Infinity", "Object", "Array", "Stri
 """The names the test's function takes as parameters, bound to the real ones: a program
 that declares its own ``JSON`` or ``Object`` at the top of the module shadows them for
 itself, not for the test."""
-_JS_IMPORT = re.compile(r"^[ \t]*import\b[^\n]*$", re.M)
+_JS_IMPORT = re.compile(r"^[ \t]*(?:import|declare)\b[^\n]*$", re.M)
+"""A TypeScript test's lines that must stay at the module's top level: imports and
+ambient declarations (MultiPL-E's ``declare var require: any;``)."""
 _JS_OWN_REQUIRE = re.compile(
     r"(?:\bfunction\s*\*?\s*|\b(?:var|let|const|class)\s+|\bimport\s+)require\b"
     r"|\brequire\s*=[^=]"
@@ -648,9 +650,18 @@ _JS_OWN_REQUIRE = re.compile(
 
 
 def split_imports(test: str) -> tuple[str, str]:
-    """A TypeScript test's single-line ``import`` declarations, and the rest."""
+    """A TypeScript test's single-line ``import`` and ``declare`` lines, and the rest."""
     imports = "\n".join(m.group(0) for m in _JS_IMPORT.finditer(test))
     return imports, _JS_IMPORT.sub("", test)
+
+
+def ts_params() -> str:
+    """The parameters of the test's function in TypeScript, typed as the builtins they
+    are (an untyped ``Map`` would refuse ``new Map<any, any>()``)."""
+    own = {"undefined": "undefined", "NaN": "number", "Infinity": "number"}
+    return ", ".join(
+        f"{p}: {own.get(p, f'typeof globalThis.{p}')}" for p in JS_PARAMS if p != "globalThis"
+    )
 
 
 def js_untrusted(program: str) -> str | None:

@@ -523,7 +523,7 @@ def _js_unit(program: str, test: str, secret: _Secret, typescript: bool) -> dict
     reports on the pass channel when it returned. A TypeScript test's ``import`` lines
     stay at the top level (where TypeScript requires them)."""
     imports, body = compiled_eq.split_imports(test) if typescript else ("", test)
-    params = ", ".join(compiled_eq.JS_PARAMS)
+    params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
     declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
     source = f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n{body}\n}});\n"
     name = RECIPES["typescript" if typescript else "javascript"].source
