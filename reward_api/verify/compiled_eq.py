@@ -98,16 +98,23 @@ def _tokens(code: str) -> list[_Tok]:
                      _Tok(kind, ">", m.start() + 1, m.end())]  # fmt: skip
             continue
         toks.append(_Tok(kind, m.group(0), m.start(), m.end()))
+    # unbalanced: no rewrite can be trusted to keep the meaning
+    return toks if _pair(toks) else []
+
+
+def _pair(toks: list[_Tok]) -> bool:
+    """Pair each bracket of ``toks`` with its partner (``match``); False when they do not
+    balance."""
     stack: list[int] = []
     for i, t in enumerate(toks):
         if t.text in _OPEN:
             stack.append(i)
         elif t.text in _CLOSE:
             if not stack or toks[stack[-1]].text != _CLOSE[t.text]:
-                return []  # unbalanced: no rewrite can be trusted to keep the meaning
+                return False
             j = stack.pop()
             toks[i].match, toks[j].match = j, i
-    return [] if stack else toks
+    return not stack
 
 
 def _atom_end(t: _Tok) -> bool:
@@ -408,15 +415,8 @@ def rewrite_java_equals(code: str, cls: str) -> str:
             continue
         toks.append(_Tok("lit" if kind in ("text", "str", "chr", "num") else kind,
                          m.group(0), m.start(), m.end()))  # fmt: skip
-    stack: list[int] = []
-    for i, t in enumerate(toks):
-        if t.text in _OPEN:
-            stack.append(i)
-        elif t.text in _CLOSE:
-            if not stack or toks[stack[-1]].text != _CLOSE[t.text]:
-                return code
-            j = stack.pop()
-            toks[i].match, toks[j].match = j, i
+    if not _pair(toks):
+        return code
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
     for k, t in enumerate(toks):
         if t.text != "equals" or k == 0 or toks[k - 1].text != ".":
