@@ -125,12 +125,13 @@ def _owner_alive(owner: str) -> bool | None:
 
 def remove_orphans(policy: SandboxPolicy) -> int:
     """Remove containers with our label whose owner process is gone; return how many."""
-    client = _docker_client()
+    # the low-level list carries the labels; ``containers.list`` would inspect each one
+    # after listing, and a container that auto-removes in between raised NotFound
     removed = 0
-    for c in client.containers.list(all=True, filters={"label": policy.label}):
-        owner = c.labels.get("codereward.owner", "")
+    for c in _docker_client().api.containers(all=True, filters={"label": policy.label}):
+        owner = (c.get("Labels") or {}).get("codereward.owner", "")
         if _owner_alive(owner) is False:
-            _remove(c.id)
+            _remove(c["Id"])
             removed += 1
     return removed
 

@@ -88,6 +88,39 @@ def test_orphans_of_a_dead_owner_are_removed() -> None:
     assert subprocess.run(["docker", "inspect", cid], capture_output=True).returncode != 0
 
 
+def test_orphan_removal_is_not_upset_by_containers_that_remove_themselves() -> None:
+    """Another process's cells come and go while a pool starts: a container listed by the
+    orphan sweep and gone (auto-removed) before it is looked at is no error (it failed a
+    pool's start in CI once: docker-py's high-level list inspects each listed container)."""
+    import threading
+
+    stop = threading.Event()
+    made = [0]
+
+    def churn() -> None:
+        while not stop.is_set():
+            subprocess.run(
+                ["docker", "run", "-d", "--rm", "--label", f"{POLICY.label}=1",
+                 "--label", "codereward.owner=elsewhere/x/1/1", POLICY.docker_image, "true"],
+                capture_output=True, check=True, timeout=120,
+            )  # fmt: skip
+            made[0] += 1
+
+    threads = [threading.Thread(target=churn) for _ in range(3)]
+    for t in threads:
+        t.start()
+    try:
+        sweeps = 0
+        while made[0] < 30:
+            remove_orphans(POLICY)  # raised NotFound when a listed container had gone
+            sweeps += 1
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
+    assert sweeps > 0 and made[0] >= 30
+
+
 def test_unregistered_oci_runtime_is_refused_with_a_fix() -> None:
     with pytest.raises(SandboxUnavailable, match=r"runsc.*not registered"):
         DockerCell.factory(replace(POLICY, docker_runtime="runsc"))
