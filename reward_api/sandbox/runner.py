@@ -2633,11 +2633,15 @@ class _CompileServer:
     space, processes, file size); each request has its own wall clock, and a request that
     runs out of it, or a server that dies, ends the server (a fresh one serves the next).
 
-    ``spec``: ``{"files": {name: text}, "start": argv, "env", "memory_mb", "max_procs"}``.
+    ``spec``: ``{"files": {name: text}, "start": argv, "env", "memory_mb", "max_procs"}``;
+    ``procs``: the request's own process limit, which wins when higher, as it does for a
+    build's compiler (docker: the container's pids cgroup bounds the cell, and RLIMIT_NPROC
+    would count every process of the host's sandbox uid, so a JVM or node beside busy
+    neighbours could not start its threads).
     Protocol, one line each way: ``dir TAB mode TAB file...`` in, ``ok`` or ``error TAB
     diagnostics`` (backslashes and newlines escaped) out."""
 
-    def __init__(self, spec, key):
+    def __init__(self, spec, key, procs=0):
         self.key = key
         self.compiles = 0
         d = self.dir = f"/tmp/.server-{os.urandom(6).hex()}"
@@ -2646,7 +2650,8 @@ class _CompileServer:
             with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8") as f:
                 f.write(text)
         limits = {"time_s": 24 * 3600, "memory_mb": int(spec.get("memory_mb", 2048)),
-                  "max_procs": int(spec.get("max_procs", 128)), "max_file_mb": 128}  # fmt: skip
+                  "max_procs": max(int(procs), int(spec.get("max_procs", 128))),
+                  "max_file_mb": 128}  # fmt: skip
         r_req, self.w_req = os.pipe()
         self.r_ans, w_ans = os.pipe()
         env = dict(os.environ)
@@ -2698,8 +2703,8 @@ class _CompileServer:
         return answer.decode("utf-8", "replace")
 
     def compile(self, d, mode, files, time_s):
-        """(ok, diagnostics), or None when the server missed its deadline or died (it is
-        then killed)."""
+        """(ok, diagnostics), ok None when the compiler crashed (the server has ended), or
+        None when the server missed its deadline or died (it is then killed)."""
         line = "\t".join([d, mode, *files]) + "\n"
         try:
             os.write(self.w_req, line.encode())
@@ -2713,8 +2718,11 @@ class _CompileServer:
         self.compiles += 1
         if text == "ok":
             return True, ""
-        diag = text.partition("\t")[2]
+        kind, _, diag = text.partition("\t")
         diag = diag.replace("\\\\", "\0").replace("\\n", "\n").replace("\0", "\\")
+        if kind == "crash":  # the compiler crashed; the server has ended (its state is lost)
+            self.kill()
+            return None, diag
         return False, diag
 
     def alive(self):
@@ -2757,8 +2765,6 @@ def _compile(job):
         ):
             _SERVER.kill()
             _SERVER = None
-        if _SERVER is None:
-            _SERVER = _CompileServer(spec, key)
         d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
         os.mkdir(d, 0o755)
         names = []
@@ -2767,13 +2773,29 @@ def _compile(job):
             with open(os.path.join(d, names[-1]), "w", encoding="utf-8", errors="replace") as f:
                 f.write(text)
         t0 = time.perf_counter()
-        answer = _SERVER.compile(d, str(build["serve"]), names, float(build.get("time_s", 60)))
         report = {"ok": False, "output": "", "limit": None, "signal": None}
-        if answer is None:
-            _SERVER = None
-            report["limit"] = "timeout"
-        else:
-            report["ok"], report["output"] = answer[0], answer[1][-4000:]
+        # a compiler that crashes may have been left broken by an earlier build: the build
+        # is compiled again once by a fresh server, and a second crash is its own
+        for _attempt in range(2):
+            if _SERVER is None:
+                _SERVER = _CompileServer(spec, key, int(job.get("max_procs", 0)))
+            answer = _SERVER.compile(d, str(build["serve"]), names, float(build.get("time_s", 60)))
+            if answer is None:
+                _SERVER = None
+                report["limit"] = "timeout"
+            elif answer[0] is None:
+                _SERVER = None
+                report["output"] = "the compiler crashed: " + answer[1][-4000:]
+                for name in set(os.listdir(d)) - set(names):  # the crashed attempt's output
+                    path = os.path.join(d, name)
+                    if os.path.isdir(path) and not os.path.islink(path):
+                        shutil.rmtree(path, ignore_errors=True)
+                    else:
+                        os.unlink(path)
+                continue
+            else:
+                report["ok"], report["output"] = answer[0], answer[1][-4000:]
+            break
         report["time_s"] = round(time.perf_counter() - t0, 6)
         for name in build.get("remove") or ():
             try:

@@ -221,7 +221,8 @@ class Verifier:
         server = languages.compile_server(recipe)
         builds = [{k: specs[i][k] for k in ("files", "serve", "time_s", "remove")} for i in picked]
         request = {"op": "compile", "server": server, "builds": builds}
-        budget = sum(float(b["time_s"]) + 5.0 for b in builds) + 30.0
+        # a build whose compiler crashes is compiled once more by a fresh server (runner.py)
+        budget = sum(2 * (float(b["time_s"]) + 5.0) for b in builds) + 30.0
         pool = self.compile_pool(language)
         with self._stage("compile_cell"), pool.lease(timeout_s=wait_s) as cell:
             cell.prepare(languages.COMPILE_CELL_MB)

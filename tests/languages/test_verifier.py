@@ -262,21 +262,36 @@ def test_the_warm_compiler_is_not_in_the_cell_that_runs_the_program(verifier: Ve
     assert run(verifier, problem, code).accepted
 
 
-def test_a_program_that_breaks_javac_gets_compile_error_and_the_next_one_compiles(
-    verifier: Verifier,
-) -> None:
-    _needs("java")
+BREAKERS = {
     # 50,000 terms in one expression: javac's recursive attribution overflows its stack
-    bomb = (
+    "java": (
         "public class Main { public static void main(String[] a) { int x = "
         + "+".join(["1"] * 50_000)
-        + "; System.out.println(1); } }\n"
-    )
-    honest = (
-        "public class Main { public static void main(String[] a) { System.out.println(1); } }\n"
-    )
-    problem = {"language": "java", "tests": [{"type": "stdio", "input": "", "output": "1"}]}
+        + "; System.out.println(1); } }\n",
+        "public class Main { public static void main(String[] a) { System.out.println(1); } }\n",
+        "StackOverflowError",
+    ),
+    # 20,000 nested array literals: TypeScript's recursive scanner overflows node's stack
+    "typescript": (
+        "const x = " + "[" * 20_000 + "]" * 20_000 + ";\nconsole.log(1);\n",
+        "const n: number = 1;\nconsole.log(n);\n",
+        "Maximum call stack size exceeded",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(BREAKERS))
+def test_a_program_that_breaks_the_warm_compiler_gets_compile_error_and_the_next_one_compiles(
+    verifier: Verifier, language: str
+) -> None:
+    _needs(language)
+    bomb, honest, why = BREAKERS[language]
+    problem = {"language": language, "tests": [{"type": "stdio", "input": "", "output": "1"}]}
     with Verifier(verifier.settings.model_copy(update={"workers": 1})) as v:
         bombed, after = run(v, problem, bomb), run(v, problem, honest)
     assert bombed.verdict == Verdict.compile_error and bombed.reward == 0.0
+    # the compiler's own crash (javac reports it as a failed task with no error): the server
+    # ended, the build was compiled once more by a fresh one, and the message says so
+    assert bombed.tests[0].detail.startswith("the compiler crashed: "), bombed.tests[0].detail
+    assert why in bombed.tests[0].detail
     assert after.accepted

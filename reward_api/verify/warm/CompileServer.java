@@ -6,6 +6,7 @@
 // Protocol: "ready" once warm, then one line each way:
 //   request  "<build dir>\t<mode>\t<file>[\t<file>...]"   (the files are written beforehand)
 //   response "ok" | "error\t<diagnostics, backslashes and newlines escaped>"
+//            | "crash\t<javac's report>", after which the server ends (javac crashed)
 // Options are the javac recipe's (-proc:none -nowarn -encoding UTF-8 -d DIR) with the
 // build dir as the class path, as javac run in that folder has it ("." by default).
 import java.io.*;
@@ -39,11 +40,13 @@ public class CompileServer {
                     "-d", dir.getPath(), "-cp", dir.getPath());
             boolean ok;
             StringBuilder msg = new StringBuilder();
+            StringWriter said = new StringWriter();  // javac's own output: its crash report
+            Throwable crash = null;
             try {
-                ok = javac.getTask(null, files, diags, options, null, files.getJavaFileObjectsFromFiles(sources)).call();
-            } catch (RuntimeException e) {  // javac's own crash on a hostile source: a failed build
+                ok = javac.getTask(said, files, diags, options, null, files.getJavaFileObjectsFromFiles(sources)).call();
+            } catch (RuntimeException | Error e) {  // javac's own crash on a hostile source
                 ok = false;
-                msg.append("javac: ").append(e).append('\n');
+                crash = e;
             }
             for (Diagnostic<? extends JavaFileObject> d : diags.getDiagnostics()) {
                 if (d.getKind() == Diagnostic.Kind.ERROR) {
@@ -51,6 +54,16 @@ public class CompileServer {
                     msg.append(name).append(':').append(d.getLineNumber()).append(": error: ")
                        .append(d.getMessage(Locale.ROOT)).append('\n');
                 }
+            }
+            if (crash != null || (!ok && msg.length() == 0)) {
+                // javac ended abnormally (it reports its own crash, a stack overflow or an
+                // out-of-memory, as a failed task with no error): its state may be half
+                // made, so this server answers "crash" and ends; the runner starts a fresh
+                // one and compiles the build again there once
+                String text = crash != null ? "javac: " + crash : said.toString().strip();
+                text = text.length() > 2000 ? text.substring(0, 2000) : text;
+                out.println("crash\t" + text.replace("\\", "\\\\").replace("\n", "\\n"));
+                return;
             }
             out.println(ok ? "ok" : "error\t" + msg.toString().replace("\\", "\\\\").replace("\n", "\\n"));
         }

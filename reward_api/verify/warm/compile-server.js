@@ -8,6 +8,7 @@
 // own (TypeScript: loaded, lib files parsed) and says "ready", then one line each way:
 //   request  "<build dir>\t<mode>\t<file>"        mode: "tsc" or "js"
 //   response "ok" | "error\t<diagnostics, backslashes and newlines escaped>"
+//            | "crash\t<the exception>", after which the server ends (the compiler threw)
 // tsc: the recipe's `tsc --target es2020 --module commonjs --skipLibCheck --outDir DIR
 // FILE`: a whole program, type checked; any error fails the build (tsc exits non-zero).
 // js: `node --check FILE` for a CommonJS file: the source compiled as a module function.
@@ -84,7 +85,12 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
   try {
     errors = mode === 'tsc' ? tsc(dir, name) : js(dir, name);
   } catch (e) {
-    errors = [String(e)];
+    // the compiler itself threw (a stack overflow on a hostile program): the shared
+    // declaration files may be half bound, so this server says "crash" and ends; the
+    // runner compiles the build again once in a fresh one
+    const text = String(e && e.stack ? e.stack : e).slice(0, 2000);
+    process.stdout.write(`crash\t${text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}\n`, () => process.exit(0));
+    return;
   }
   const text = (errors || []).join('\n').replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
   process.stdout.write(errors ? `error\t${text}\n` : 'ok\n');
