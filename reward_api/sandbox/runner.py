@@ -2786,12 +2786,7 @@ def _compile(job):
             elif answer[0] is None:
                 _SERVER = None
                 report["output"] = "the compiler crashed: " + answer[1][-4000:]
-                for name in set(os.listdir(d)) - set(names):  # the crashed attempt's output
-                    path = os.path.join(d, name)
-                    if os.path.isdir(path) and not os.path.islink(path):
-                        shutil.rmtree(path, ignore_errors=True)
-                    else:
-                        os.unlink(path)
+                _clear(d, keep=set(names))  # the crashed attempt's output
                 continue
             else:
                 report["ok"], report["output"] = answer[0], answer[1][-4000:]
@@ -2809,18 +2804,23 @@ def _compile(job):
         reports.append(report)
     # anything else in /tmp (a server killed at its limits may leave files) goes; the
     # server's own folder stays
-    keep = {_SERVER.dir} if _SERVER is not None else set()
-    for name in os.listdir("/tmp"):
-        path = os.path.join("/tmp", name)
-        if path not in keep:
-            if os.path.isdir(path) and not os.path.islink(path):
-                shutil.rmtree(path, ignore_errors=True)
-            else:
-                try:
-                    os.unlink(path)
-                except OSError:
-                    pass
+    _clear("/tmp", keep={os.path.basename(_SERVER.dir)} if _SERVER is not None else set())
     return {"ok": True, "builds": reports}
+
+
+def _clear(folder, keep):
+    """Remove every entry of ``folder`` whose name is not in ``keep`` (folders whole)."""
+    import shutil
+
+    for name in set(os.listdir(folder)) - keep:
+        path = os.path.join(folder, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _precompile(job):
