@@ -11,7 +11,9 @@ verdict outside the candidate. A worker takes one problem's samples in a row, so
 judge keeps that problem's test code warm. A problem's checker (``reward_api.verify.checkers``)
 decides its stdio tests once the candidate's cell is released: in one request to a cell of
 a third kind, the checker pool of the checker's language, which never runs candidate code.
-Every stage is timed under the name that is also its metric key: ``extract``, ``sandbox``,
+The static scan of the batch (one semgrep-core run) goes on in a thread beside the
+sandboxes; a sample is scored once both its tests and the scan are done. Every stage is
+timed under the name that is also its metric key: ``extract``, ``sandbox``,
 ``judge``, ``check``, ``grade``, ``scan``, ``score`` (``Verifier.stage_seconds``).
 
 Infrastructure failures (a cell that dies or hangs) are retried in fresh cells, then
@@ -108,6 +110,18 @@ def syntax_verdict(program: str) -> Verdict | None:
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return Verdict.syntax_error
     return None
+
+
+class _Scan:
+    """What one ``verify`` call's static scan found, and the units that ran before it ended."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done = False
+        self.reports: dict[str, Any] = {}
+        self.error: str | None = None
+        self.crash: BaseException | None = None
+        self.deferred: list[tuple[_Work, Result]] = []
 
 
 class Verifier:
@@ -287,23 +301,18 @@ class Verifier:
         results: list[Result | None] = [None] * len(jobs)
         lock = threading.Lock()
         work_list = list(units.values())
-        scan_error: str | None = None
-        for _attempt in range(2):
-            try:
-                static_reports = self._scan(work_list)
-                scan_error = None
-                break
-            except InfrastructureError as exc:  # semgrep failed: retried, then sandbox_error
-                static_reports, scan_error = {}, f"static analysis failed: {exc}"[:500]
+        # The static scan (one batched semgrep-core run) goes beside the sandboxes, not before
+        # them: a unit that ran before the scan ended waits in ``deferred`` for its report.
+        scanned = _Scan()
 
         def finish(unit: _Work, base: Result) -> None:
-            if scan_error is not None and unit.reward.scan_categories:
+            if scanned.error is not None and unit.reward.scan_categories:
                 base = base.model_copy(
                     update={"verdict": Verdict.sandbox_error, "reward": None, "accepted": False,
-                            "error": scan_error}
+                            "error": scanned.error}
                 )  # fmt: skip
             with self._stage("score"):
-                result = _finalize(base, unit, static_reports.get(unit.key))
+                result = _finalize(base, unit, scanned.reports.get(unit.key))
             for idx in unit.jobs:
                 sample = jobs[idx].sample
                 one = result.model_copy(
@@ -313,6 +322,32 @@ class Verifier:
                     results[idx] = one
                 if on_result is not None:
                     on_result(idx, one)
+
+        def scan() -> None:
+            try:
+                for _attempt in range(2):
+                    try:
+                        scanned.reports = self._scan(work_list)
+                        scanned.error = None
+                        break
+                    except InfrastructureError as exc:  # retried, then sandbox_error
+                        scanned.reports, scanned.error = {}, f"static analysis failed: {exc}"[:500]
+            except BaseException as exc:  # a bug of ours: raised by verify, as before
+                scanned.crash = exc
+            with scanned.lock:
+                scanned.done = True
+                deferred, scanned.deferred = scanned.deferred, []
+            if scanned.crash is None:
+                for unit, base in deferred:
+                    finish(unit, base)
+
+        def finish_when_scanned(unit: _Work, base: Result) -> None:
+            with scanned.lock:
+                if not scanned.done:
+                    scanned.deferred.append((unit, base))
+                    return
+            if scanned.crash is None:
+                finish(unit, base)
 
         def run_and_finish(units: list[_Work]) -> None:
             for unit in units:
@@ -325,11 +360,18 @@ class Verifier:
                     log.exception("verifying a sample of %s failed", unit.problem.id)
                     error = f"internal error: {type(exc).__name__}: {exc}"
                     base = sandbox_error_result(unit.problem.id, None, error)
-                finish(unit, base)
+                finish_when_scanned(unit, base)
 
-        futures = [self._executor.submit(run_and_finish, t) for t in self._tasks(work_list)]
-        for fut in futures:
-            fut.result()
+        scanner = threading.Thread(target=scan, name="verify-scan", daemon=True)
+        scanner.start()
+        try:
+            futures = [self._executor.submit(run_and_finish, t) for t in self._tasks(work_list)]
+            for fut in futures:
+                fut.result()
+        finally:
+            scanner.join()
+        if scanned.crash is not None:
+            raise scanned.crash
         return [r for r in results if r is not None]
 
     def _tasks(self, units: list[_Work]) -> list[list[_Work]]:
@@ -952,11 +994,14 @@ def verify_once(
 
 
 def _mark_after_sample(cell: Cell, answer: dict[str, Any], reports: list[Any]) -> bool:
-    """Whether a test of the sample was OOM-killed; a cell whose sample hit a limit or caused
-    an anomaly is recycled at once (the sample's own reports still stand)."""
+    """Whether a test of the sample was OOM-killed; a cell whose sample hit a limit, was
+    killed (SIGKILL: the OOM killer or a limit) or caused an anomaly is recycled at once
+    (the sample's own reports still stand). A program that died of its own signal (a failed
+    C ``assert``'s SIGABRT, a segfault) leaves no more behind than one that exited: the
+    runner kills and clears the same after both, so its cell stays warm."""
     killed = any(isinstance(r, dict) and r.get("signal") == 9 for r in reports)
     oom = killed and cell.oom_killed()
-    limits_hit = any(isinstance(r, dict) and (r.get("limit") or r.get("signal")) for r in reports)
-    if answer.get("anomaly") or limits_hit:
+    limits_hit = any(isinstance(r, dict) and r.get("limit") for r in reports)
+    if answer.get("anomaly") or limits_hit or killed:
         cell.broken = True
     return oom
