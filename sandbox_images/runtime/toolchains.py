@@ -42,6 +42,23 @@ GO_ENV = {
     "GOTELEMETRY": "off",
     "CGO_ENABLED": "0",
 }
+GO_BUILD = r"""src=$1 out=$2
+for T in /usr/lib/go/pkg/tool/linux_*; do :; done
+P=/usr/lib/go/pkg/${T##*/} G=$GOPATH/pkg/${T##*/}
+if [ -x "$T/compile" ] && [ -x "$T/link" ]; then
+  if "$T/compile" -p main -complete -pack -c=2 -D "_$PWD" -I "$P" -I "$G" -o _go_.a "./$src" >_go_.err 2>&1; then
+    if "$T/link" -buildmode=exe -L "$P" -L "$G" -o "$out" _go_.a >_go_.err 2>&1; then
+      rm -f _go_.a _go_.err; exit 0
+    fi
+  elif ! grep -qE 'could not import|embed' _go_.err; then
+    echo '# command-line-arguments' >&2; cat _go_.err >&2; rm -f _go_.a _go_.err; exit 1
+  fi
+  rm -f _go_.a _go_.err "$out"
+fi
+exec go build -o "$out" "$src"
+"""
+# The go command's own build, without the go command: reward_api/verify/languages.py's
+# GO_BUILD (the verifier's Go recipe; test_verifier checks the two are the same text).
 # Short-lived JVMs: C1 only and the serial collector start faster and use less memory
 # than the defaults (C2, G1) for programs that run well under a second.
 JVM_FAST = ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto"]
@@ -121,6 +138,7 @@ RECIPES: dict[str, Recipe] = {
     "typescript-warm": _r("node", "main.ts", None, ["node", "main.js"],
                           Server("ts-server.js", None, ("node", "ts-server.js"), "check")),
     "go": _r("go", "main.go", ["go", "build", "-o", "prog", "main.go"], ["./prog"], **_GO),
+    "go-direct": _r("go", "main.go", ["sh", "-c", GO_BUILD, "go-build", "main.go", "prog"], ["./prog"], **_GO),
     "go-stripped": _r("go", "main.go", ["go", "build", "-ldflags=-s -w", "-o", "prog", "main.go"], ["./prog"], **_GO),
     "go-test": _r("go", "main_test.go", ["go", "test", "-c", "-o", "prog.test", "main_test.go"], ["./prog.test"],
                   seed_cache=GO_SEED, **_GO),

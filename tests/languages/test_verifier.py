@@ -60,7 +60,8 @@ def test_recipes_use_the_flags_toolchains_py_measured() -> None:
     import toolchains
 
     for name in ("c", "cpp", "go", "go-test", "rust", "rust-test", "javascript", "typescript"):
-        ours, measured = languages.RECIPES[name], toolchains.RECIPES[name]
+        ours = languages.RECIPES[name]
+        measured = toolchains.RECIPES["go-direct" if name == "go" else name]
         assert ours.compile == measured.compile and ours.run == measured.run, name
     java, measured_java = languages.RECIPES["java"], toolchains.RECIPES["java"]
     assert java.compile is not None and measured_java.compile is not None
@@ -295,3 +296,72 @@ def test_a_program_that_breaks_the_warm_compiler_gets_compile_error_and_the_next
     assert bombed.tests[0].detail.startswith("the compiler crashed: "), bombed.tests[0].detail
     assert why in bombed.tests[0].detail
     assert after.accepted
+
+
+GO_STDIO = {"language": "go", "tests": [{"type": "stdio", "input": "", "output": "ok"}]}
+
+
+@pytest.mark.parametrize(
+    ("case", "code", "verdict", "message"),
+    [
+        # the compiler and linker alone, over the installed archives
+        ("std", 'package main\n\nimport "fmt"\n\nfunc main() { fmt.Println("ok") }\n',
+         "accepted", None),
+        ("gopath-archive", 'package main\n\nimport (\n\t"fmt"\n\t"github.com/stretchr/testify/assert"\n)\n\n'
+         'func main() { if assert.ObjectsAreEqual(1, 1) { fmt.Println("ok") } }\n', "accepted", None),
+        # only the go command supplies an embedded file: go build decides
+        ("embed", 'package main\n\nimport (\n\t_ "embed"\n\t"fmt"\n\t"strings"\n)\n\n//go:embed main.go\n'
+         'var self string\n\nfunc main() { if strings.Contains(self, "go:embed") { fmt.Println("ok") } }\n',
+         "accepted", None),
+        # a package no archive holds: go build's own message
+        ("missing-package", 'package main\n\nimport "github.com/nobody/nothing"\n\nfunc main() { nothing.X() }\n',
+         "compile_error", 'cannot find package "github.com/nobody/nothing"'),
+        ("type-error", 'package main\n\nimport "os"\n\nfunc main() {}\n', "compile_error",
+         '# command-line-arguments\n./main.go:3:8: imported and not used: "os"'),
+        ("no-main", "package main\n\nfunc notMain() {}\n", "compile_error",
+         "function main is undeclared in the main package"),
+    ],
+)  # fmt: skip
+def test_a_go_program_builds_as_go_build_would(
+    verifier: Verifier, case: str, code: str, verdict: str, message: str | None
+) -> None:
+    _needs("go")
+    result = run(verifier, GO_STDIO, code)
+    detail = result.tests[0].detail or ""
+    assert result.verdict.value == verdict, (case, detail)
+    if message is not None:
+        assert message in detail, (case, detail)
+
+
+def test_a_program_that_dies_of_its_own_signal_keeps_its_cell_warm(verifier: Verifier) -> None:
+    _needs("c")
+    problem = {"language": "c", "limits": {"time_s": 1},
+               "tests": [{"type": "assert", "code": "int main(void) { assert(add(2, 3) == 5); return 0; }\n"}]}  # fmt: skip
+    with Verifier(verifier.settings.model_copy(update={"workers": 1})) as v:
+        ok = run(v, problem, "#include <assert.h>\nint add(int a, int b) { return a + b; }\n")
+        aborted = run(v, problem, "#include <assert.h>\nint add(int a, int b) { return 0; }\n")
+        crashed = run(v, problem, "int add(int a, int b) { return *(volatile int *)0; }\n")
+        again = run(v, problem, "#include <assert.h>\nint add(int a, int b) { return b + a; }\n")
+        warm = v.language_pool("c").cells_started
+        hung = run(v, problem, "int add(int a, int b) { for (;;) {} }\n")
+        after = run(v, problem, "#include <assert.h>\nint add(int a, int b) { return a + b + 0; }\n")
+        replaced = v.language_pool("c").cells_started
+    assert ok.accepted and again.accepted and after.accepted
+    assert aborted.verdict == Verdict.wrong_answer and crashed.verdict == Verdict.runtime_error
+    assert hung.verdict == Verdict.timeout
+    assert warm == 1  # SIGABRT and SIGSEGV of the program: the same cell ran the next one
+    assert replaced == 2  # a limit hit: a fresh cell
+
+
+def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> None:
+    import platform
+
+    unit = languages.assert_unit("c", "int add(int a, int b) { return a + b; }\n",
+                                 "int main(void) { return add(1, 1) - 2; }\n")  # fmt: skip
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert sorted(unit.files) == ["harness.s", "main.c"]
+        text = unit.files["harness.s"]
+        assert "__wrap_main" in text and "call __real_main@PLT" in text
+        assert unit.expect is not None and unit.expect not in text  # only its two halves
+    else:
+        assert sorted(unit.files) == ["harness.c", "main.c"]
