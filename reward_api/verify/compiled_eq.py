@@ -649,10 +649,60 @@ _JS_OWN_REQUIRE = re.compile(
 )
 
 
-def split_imports(test: str) -> tuple[str, str]:
-    """A TypeScript test's single-line ``import`` and ``declare`` lines, and the rest."""
-    imports = "\n".join(m.group(0) for m in _JS_IMPORT.finditer(test))
-    return imports, _JS_IMPORT.sub("", test)
+_JS_NAME = r"[A-Za-z_$][\w$]*"
+_JS_SPEC = r"""(['"])([^'"\\\n]+)\2"""
+_TS_STAR_IMPORT = re.compile(rf"import\s+\*\s*as\s+({_JS_NAME})\s+from\s*{_JS_SPEC}\s*;?")
+_TS_EQ_IMPORT = re.compile(rf"import\s+({_JS_NAME})\s*=\s*require\s*\(\s*{_JS_SPEC}\s*\)\s*;?")
+_TS_NAMED_IMPORT = re.compile(rf"import\s*\{{([\w$\s,]*)\}}\s*from\s*{_JS_SPEC}\s*;?")
+_TS_NAMED = re.compile(rf"^({_JS_NAME})(?:\s+as\s+({_JS_NAME}))?$")
+_JS_MODULE = re.compile(
+    r"""\brequire\s*\(\s*(['"])([^'"\\\n]+)\1\s*\)|\bfrom\s*(['"])([^'"\\\n]+)\3"""
+    r"""|\bimport\s*\(?\s*(['"])([^'"\\\n]+)\5"""
+)
+
+
+def js_test_modules(test: str) -> list[str]:
+    """The modules a JavaScript or TypeScript test names in a ``require``, ``import`` or
+    ``from``: the prelude loads and freezes these before the program runs, and the test's
+    ``require`` answers them with those very objects (``js_prelude``)."""
+    names = {m.group(2) or m.group(4) or m.group(6) for m in _JS_MODULE.finditer(test)}
+    return sorted(n for n in names if n)
+
+
+def _ts_import_as_const(line: str) -> str | None:
+    """A TypeScript import line as a ``const`` the test's function can hold, bound through
+    the test's own ``require`` (what tsc compiles the import to, with its type); None for a
+    form kept at the top level (a default or side-effect import, ``import type``)."""
+    text = line.strip()
+    for pattern in (_TS_STAR_IMPORT, _TS_EQ_IMPORT):
+        m = pattern.fullmatch(text)
+        if m:
+            name, spec = m.group(1), m.group(3)
+            return f"const {name}: typeof import('{spec}') = require('{spec}');"
+    m = _TS_NAMED_IMPORT.fullmatch(text)
+    if m:
+        parts = [p.strip() for p in m.group(1).split(",") if p.strip()]
+        bound = [_TS_NAMED.match(p) for p in parts]
+        if parts and all(bound) and not any(b.group(1) == "type" for b in bound if b):
+            fields = ", ".join(b.group(1) + (f": {b.group(2)}" if b.group(2) else "")
+                               for b in bound if b)  # fmt: skip
+            spec = m.group(3)
+            return f"const {{ {fields} }}: typeof import('{spec}') = require('{spec}');"
+    return None
+
+
+def split_imports(test: str) -> tuple[str, str, str]:
+    """A TypeScript test's top-level lines (ambient ``declare`` lines and the imports no
+    ``const`` can stand for), its imports as ``const`` declarations for the top of the
+    test's function (so the test's modules come from the trusted ``require``, not from the
+    module's, which the program shares), and the rest."""
+    top: list[str] = []
+    consts: list[str] = []
+    for m in _JS_IMPORT.finditer(test):
+        line = m.group(0)
+        const = _ts_import_as_const(line) if line.lstrip().startswith("import") else None
+        (consts if const else top).append(const or line)
+    return "\n".join(top), "\n".join(consts), _JS_IMPORT.sub("", test)
 
 
 def ts_params() -> str:
@@ -672,16 +722,27 @@ def js_untrusted(program: str) -> str | None:
     return None
 
 
-def js_prelude(a: str, b: str) -> str:
+def js_prelude(a: str, b: str, modules: list[str] | tuple[str, ...] = ()) -> str:
     """``cr_pre.js``: freezes the assertion libraries and ``console`` (a failed
     ``console.assert`` throws), makes the existing methods of the builtins the test may
     compare with read-only (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
     changes nothing), and defines ``__cr_run``, which runs the one function whose source
     text is the unit's last ``__cr_run(...)`` argument (so the program cannot pass its own),
     once, with the real builtins, and writes the report on fd 3 when it returned (held as
-    two arrays whose XOR it is, ``a`` and ``b``: the file has no report to find)."""
+    two arrays whose XOR it is, ``a`` and ``b``: the file has no report to find).
+
+    ``modules`` (``js_test_modules`` of the test) are loaded and frozen before the program
+    runs, and the ``require`` the test gets answers each of them with that object, never
+    with what ``require.cache``, ``Module._load`` or a path cache says by then (a program
+    can put its own ``assert`` or ``lodash`` in the cache); any other name goes to node's
+    ``require``."""
+    import json
+
     params = ", ".join(f"'{p}'" for p in JS_PARAMS)
-    return _JS_PRELUDE.replace("ARRAY_A", a).replace("ARRAY_B", b).replace("PARAMS", params)
+    return (
+        _JS_PRELUDE.replace("ARRAY_A", a).replace("ARRAY_B", b).replace("PARAMS", params)
+        .replace("MODULES", json.dumps(list(modules)))
+    )  # fmt: skip
 
 
 _JS_PRELUDE = r"""'use strict';
@@ -690,10 +751,15 @@ _JS_PRELUDE = r"""'use strict';
   const path = require('path');
   const write = fs.writeSync;
   const main = fs.readFileSync(path.resolve(process.argv[1] || 'main.js'), 'utf8');
-  const freeze = (m) => {
-    try { const x = require(m); Object.freeze(x); if (x && x.strict) Object.freeze(x.strict); } catch (e) {}
-  };
-  ['assert', 'assert/strict', 'node:assert', 'lodash'].forEach(freeze);
+  const trusted = Object.create(null);
+  for (const m of MODULES) {
+    try {
+      const x = require(m);
+      Object.freeze(x);
+      if (x && x.strict) Object.freeze(x.strict);
+      trusted[m] = x;
+    } catch (e) {}  // the test's own require of it meets the same error
+  }
   Object.defineProperty(console, 'assert', { value: function (ok, ...m) {
     if (!ok) { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });
   Object.freeze(console);
@@ -717,7 +783,13 @@ _JS_PRELUDE = r"""'use strict';
   keep(JSON); keep(Math); keep(Reflect);
   const names = [PARAMS];
   keep(globalThis, names);
-  const real = { require: require, undefined: undefined, NaN: NaN, Infinity: Infinity };
+  const load = require;
+  const testRequire = function require(m) {
+    return typeof m === 'string' && m in trusted ? trusted[m] : load(m);
+  };
+  testRequire.resolve = load.resolve;
+  testRequire.cache = load.cache;
+  const real = { require: testRequire, undefined: undefined, NaN: NaN, Infinity: Infinity };
   for (const n of names) if (!(n in real)) real[n] = globalThis[n];
   const args = names.map((n) => real[n]);
   const text = Function.prototype.toString;

@@ -50,12 +50,17 @@ Trust, per test type:
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
   test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude in its
   own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
-  hoists reaches it) freezes ``assert``, ``assert/strict``, lodash and ``console``, makes
+  hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
+  ...) and freezes ``console``, makes
   the existing methods of the builtins read-only (``Array.prototype.every = ...``,
   ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing), and runs the test as
-  the body of a function whose parameters are the real ``require``, ``JSON``, ``Object``
-  and the other builtins (so ``var JSON = ...`` or a hoisted ``function require`` of the
-  program shadows them for the program only); it runs that function once, only if its
+  the body of a function whose parameters are a trusted ``require``, the real ``JSON``,
+  ``Object`` and the other builtins (so ``var JSON = ...`` or a hoisted ``function
+  require`` of the program shadows them for the program only); the trusted ``require``
+  answers the test's modules with the frozen objects, whatever ``require.cache`` or
+  ``Module._load`` hold by then. A TypeScript test's ``import * as``, ``import x =
+  require`` and ``import {...}`` lines become ``const`` declarations of that function
+  (other imports stay at the top level). The prelude runs the function once, only if its
   source text is the unit's, and reports when it returned.
 - Comparisons (``reward_api.verify.compiled_eq``): C++'s ``==``/``!=`` and Java's
   ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
@@ -581,12 +586,16 @@ def _js_unit(program: str, test: str, secret: _Secret, typescript: bool) -> dict
     ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
     reports on the pass channel when it returned. A TypeScript test's ``import`` lines
     stay at the top level (where TypeScript requires them)."""
-    imports, body = compiled_eq.split_imports(test) if typescript else ("", test)
+    imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
     params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
     declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
-    source = f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n{body}\n}});\n"
+    if consts:  # still a module, as with its imports (not a script of global declarations)
+        declare += "export {};\n"
+    source = (f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n"
+              f"{consts}\n{body}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
-    return {name: source, JS_PRELUDE: compiled_eq.js_prelude(*secret.arrays())}
+    prelude = compiled_eq.js_prelude(*secret.arrays(), compiled_eq.js_test_modules(test))
+    return {name: source, JS_PRELUDE: prelude}
 
 
 # ------------------------------------------------------------------ Go

@@ -13,7 +13,9 @@ test's process. Each exploit below is a wrong ``add`` that tries to be paid anyw
   0;
 - redefined assertions: ``#define assert(x)``, ``#define NDEBUG``, ``#define main``;
   ``console.assert = ...``, patched ``assert.strictEqual``, ``assert.deepEqual`` and
-  lodash's ``isEqual``; a shadowing ``macro_rules! assert_eq`` and ``vec``; Go's test
+  lodash's ``isEqual``; an ``assert`` or lodash of the program's own put in
+  ``require.cache``, a patched ``Module._load``, the module's ``require`` replaced through
+  ``eval``; a shadowing ``macro_rules! assert_eq`` and ``vec``; Go's test
   flags set from ``init`` so that no test runs;
 - a forged report: the program writes a guess of the pass report on fd 3 itself, or the
   nonce read from a file name of its working folder (Java's harness class once carried it).
@@ -166,11 +168,32 @@ CASES: list[Case] = [
             "process.on('exit', () => { process.exitCode = 0; });\n" + JS_BAD),
     exploit("js-forged-report", JS,
             "require('fs').writeSync(3, '0'.repeat(32));\nprocess.exit(0);\n" + JS_BAD),
+    # the module cache and the loader: what the test's require('assert') finds by then
+    exploit("js-require-cache-assert", JS,
+            "require.cache['assert'] = { id: 'assert', filename: 'assert', loaded: true,\n"
+            "  exports: { strictEqual() {}, deepEqual() {} } };\n"
+            "console.assert = () => {};\n" + JS_BAD),
+    exploit("js-require-cache-lodash", JS_LODASH,
+            "const p = require.resolve('lodash');\n"
+            "require.cache[p] = { id: p, filename: p, loaded: true, exports: { isEqual: () => true } };\n"
+            + JS_BAD),
+    exploit("js-module-load-patched", JS_LODASH,
+            "const M = require('module'); const load = M._load;\n"
+            "M._load = function (r, ...a) { return r === 'lodash' ? { isEqual: () => true } : load.call(this, r, ...a); };\n"
+            + JS_BAD),
     # TypeScript
     control("ts-honest", TS, "function add(a: number, b: number): number { return a + b; }\n"),
     exploit("ts-process-exit", TS, "function add(a: number, b: number): number { process.exit(0); }\n"),
     exploit("ts-console-assert-patched", TS,
             "(console as any).assert = () => {};\nfunction add(a: number, b: number): number { return a === 2 ? 5 : 7; }\n"),
+    # (TypeScript is strict: assigning to the frozen console would end the program)
+    exploit("ts-require-cache-assert", TS,
+            "(require as any).cache['assert'] = { id: 'assert', filename: 'assert', loaded: true,\n"
+            "  exports: { deepEqual() {} } };\n"
+            "function add(a: number, b: number): number { return a === -1 ? 0 : 7; }\n"),
+    exploit("ts-module-require-replaced", TS,
+            "eval('requi' + 're = () => ({ deepEqual() {} })');\n"
+            "function add(a: number, b: number): number { return a === -1 ? 0 : 7; }\n"),
     # Go
     control("go-main-honest", GO_MAIN, "package main\n\nfunc add(a, b int) int { return a + b }\n"),
     control("go-main-honest-init", GO_MAIN,
