@@ -2131,6 +2131,7 @@ class _Child:
                 _, self.status = os.waitpid(self.pid, 0)
             except ChildProcessError:
                 self.status = 0 if self.reason is None else 9
+        self._drain_left()
         for fd in list(self.open) + [f for f in (self.w_in, self.w_call, self.pidfd) if f >= 0]:
             try:
                 os.close(fd)
@@ -2152,6 +2153,28 @@ class _Child:
         else:
             report["exit_code"] = os.WEXITSTATUS(self.status)
         return report
+
+    def _drain_left(self):
+        """What the child's pipes still hold once every process is gone: a runner that was
+        descheduled between the reap and its last read (the 50 ms grace of ``_run_stdio``)
+        must not lose the end of stdout or of the pass channel. Never blocks: with no writer
+        left a read ends at EOF; if one survived (not ``clean``), at the first empty read."""
+        for fd, buf in list(self.open.items()):
+            if buf is None:
+                continue
+            try:
+                os.set_blocking(fd, False)
+                while len(buf) <= 2 * self.cap:
+                    chunk = os.read(fd, 1 << 16)
+                    if not chunk:
+                        break
+                    buf += chunk
+            except OSError:  # BlockingIOError included: nothing more now
+                pass
+        if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
+            self.reason = self.reason or "output_limit"
+        if len(self.passed) > self.cap:
+            self.reason = self.reason or "output_limit"
 
     def gone(self):
         return self.reason is not None or self.status is not None
