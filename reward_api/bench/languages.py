@@ -64,7 +64,7 @@ PLAIN_RECIPE = {"cpp": "cpp", "java": "java", "javascript": "javascript",
 """The plain recipe of the agreement test: the sandbox's own flags."""
 BENCH_RECIPES = {"cpp": ["cpp-nopch", "cpp"], "c": ["c"], "java": ["java-plain", "java"],
                  "javascript": ["javascript-nocheck", "javascript"], "typescript": ["typescript"],
-                 "go": ["go"], "rust": ["rust-test"]}  # fmt: skip
+                 "go": ["go"], "rust": ["rust-test-plain", "rust-test"]}  # fmt: skip
 """Plain baselines of the speed bench, per language: first what a user types (g++ -O2 with
 no precompiled header, javac and java with their defaults, node with no syntax check), then
 the sandbox's own recipe where it differs."""

@@ -2774,8 +2774,10 @@ _SERVER = None
 
 def _compile(job):
     """A compile cell's request: each build compiled by the warm server the request names
-    (``server``; a build's ``serve`` is the server's mode), in its own folder, then packed
-    (the host hands the pack to a cell that runs it) and removed."""
+    (``server``; a build's ``serve`` is the server's mode), or by its own ``compile``
+    command when it has no ``serve`` (as ``_Builds`` would in the cell that runs it), in
+    its own folder, then packed (the host hands the pack to a cell that runs it) and
+    removed."""
     import shutil
 
     global _SERVER
@@ -2783,6 +2785,20 @@ def _compile(job):
     key = json.dumps(spec, sort_keys=True)
     reports = []
     for i, build in enumerate(job.get("builds") or []):
+        if not build.get("serve"):
+            one = {
+                "builds": [dict(build, return_artifact=True)],
+                "max_procs": job.get("max_procs", 32),
+            }
+            done = _Builds(one).done[0]
+            packed = done.pop("artifact", None)
+            shutil.rmtree(done.pop("dir"), ignore_errors=True)
+            report = {k: done.get(k) for k in ("ok", "output", "limit", "signal", "time_s")}
+            if report["ok"]:
+                report["artifact"] = packed
+                report["ok"] = packed is not None
+            reports.append(report)
+            continue
         if _SERVER is not None and (
             _SERVER.key != key or not _SERVER.alive() or _SERVER.compiles >= MAX_SERVER_COMPILES
         ):

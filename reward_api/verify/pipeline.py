@@ -59,7 +59,7 @@ from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
 from reward_api.verify.keys import problem_digest, result_key, runtime_version
-from reward_api.verify.languages import COMPILED
+from reward_api.verify.languages import COMPILED, compile_cell_cpus
 from reward_api.verify.plans import PARSE_LOCK, Plan, plan_tests
 from reward_api.verify.settings import VerifierSettings
 
@@ -214,7 +214,8 @@ class Verifier:
             if pool is None:
                 policy = self.settings.language_policy(self._policy, language)
                 policy = replace(policy, recycle_after_samples=max(
-                    policy.recycle_after_samples, COMPILE_CELL_RECYCLE))  # fmt: skip
+                    policy.recycle_after_samples, COMPILE_CELL_RECYCLE),
+                    cell_cpus=max(policy.cell_cpus, compile_cell_cpus()))  # fmt: skip
                 pool = open_pool(self.settings.sandbox, policy, self.settings.workers)
                 self._compile_pools[language] = pool
             return pool
@@ -227,13 +228,16 @@ class Verifier:
         picked: list[int],
         wait_s: float | None = None,
     ) -> dict[int, dict[str, Any]]:
-        """Builds ``picked`` of ``specs`` compiled by the warm server in a compile cell: each
-        spec gets the pack of its artifact (or ``failed``), so the cell that runs the
-        sample only unpacks it; returns the compile reports by build index."""
+        """Builds ``picked`` of ``specs`` compiled in a compile cell (by the recipe's warm
+        server, or by its own command: ``languages.COMPILED_APART``): each spec gets the
+        pack of its artifact (or ``failed``), so the cell that runs the sample only unpacks
+        it; returns the compile reports by build index."""
         from reward_api.verify import languages
 
         server = languages.compile_server(recipe)
-        builds = [{k: specs[i][k] for k in ("files", "serve", "time_s", "remove")} for i in picked]
+        fields = ("files", "serve", "time_s", "remove") if server else (
+            "files", "compile", "env", "time_s", "memory_mb", "max_procs", "remove", "seed_cache")  # fmt: skip
+        builds = [{k: specs[i][k] for k in fields if k in specs[i]} for i in picked]
         request = {"op": "compile", "server": server, "builds": builds}
         # a build whose compiler crashes is compiled once more by a fresh server (runner.py)
         budget = sum(2 * (float(b["time_s"]) + 5.0) for b in builds) + 30.0
@@ -567,13 +571,12 @@ class Verifier:
                 spec["artifact"] = cached
             elif key is not None:
                 spec["return_artifact"] = True
-        served = [
-            k
-            for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
-            if u.recipe in languages.WARM_MODES and "artifact" not in spec
-        ]
-        apart = (self._compile_apart(problem.language, units[served[0]].recipe, build_specs, served)
-                 if served else {})  # fmt: skip
+        apart: dict[int, dict[str, Any]] = {}
+        for recipe in sorted({u.recipe for u in units} & languages.COMPILED_APART):
+            picked = [k for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
+                      if u.recipe == recipe and "artifact" not in spec]  # fmt: skip
+            if picked:
+                apart.update(self._compile_apart(problem.language, recipe, build_specs, picked))
         for k, done in apart.items():
             key = keys[k]
             if key is not None and done.get("ok"):
@@ -711,7 +714,7 @@ class Verifier:
             cell_mb = max(memory_mb, languages.COMPILE_CELL_MB)
         apart: dict[int, dict[str, Any]] = {}
         try:
-            if name in COMPILED and unit.recipe in languages.WARM_MODES:
+            if name in COMPILED and unit.recipe in languages.COMPILED_APART:
                 apart = self._compile_apart(name, unit.recipe, [spec], [0], wait_s)
             pool = self.pool_for(name)
             with self._stage("sandbox"), pool.lease(timeout_s=wait_s) as cell:

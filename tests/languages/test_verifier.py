@@ -344,7 +344,9 @@ def test_a_program_that_dies_of_its_own_signal_keeps_its_cell_warm(verifier: Ver
         again = run(v, problem, "#include <assert.h>\nint add(int a, int b) { return b + a; }\n")
         warm = v.language_pool("c").cells_started
         hung = run(v, problem, "int add(int a, int b) { for (;;) {} }\n")
-        after = run(v, problem, "#include <assert.h>\nint add(int a, int b) { return a + b + 0; }\n")
+        after = run(
+            v, problem, "#include <assert.h>\nint add(int a, int b) { return a + b + 0; }\n"
+        )
         replaced = v.language_pool("c").cells_started
     assert ok.accepted and again.accepted and after.accepted
     assert aborted.verdict == Verdict.wrong_answer and crashed.verdict == Verdict.runtime_error
