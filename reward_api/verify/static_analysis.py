@@ -125,18 +125,6 @@ MAX_SCAN_BYTES = 256 << 10
 Engine = Literal["core", "cli"]
 
 
-SCAN_NICENESS = 19
-"""semgrep's niceness: the lowest CPU weight, so the scan uses what the sandboxes leave."""
-
-
-@functools.cache
-def _nice() -> tuple[str, ...]:
-    """The ``nice`` prefix of a semgrep command (every thread of it starts at that
-    niceness); none where the host has no ``nice``."""
-    found = shutil.which("nice")
-    return (found, "-n", str(SCAN_NICENESS)) if found else ()
-
-
 class StaticAnalysisError(InfrastructureError):
     """The scanner itself failed (missing engine, crash, unreadable output): our fault."""
 
@@ -483,22 +471,18 @@ def _run_cli(folder: str, categories: tuple[str, ...], budget_s: float) -> dict[
 def _run(
     cmd: list[str], cwd: str, env: dict[str, str] | None = None, timeout_s: float = 60.0
 ) -> dict[str, Any]:
-    # The scan runs beside the sandboxes (pipeline.Verifier.verify): at the lowest CPU
-    # weight it takes what they leave idle, never a compiler's threads
     try:
-        child = subprocess.Popen(
-            [*_nice(), *cmd], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        proc = subprocess.run(
+            cmd,
+            cwd=cwd,
+            env=env,
+            capture_output=True,
             text=True,
-        )  # fmt: skip
-    except OSError as exc:
+            timeout=timeout_s,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
         raise StaticAnalysisError(f"semgrep failed to run: {exc}") from exc
-    try:
-        stdout, stderr = child.communicate(timeout=timeout_s)
-    except subprocess.TimeoutExpired as exc:
-        child.kill()
-        child.communicate()
-        raise StaticAnalysisError(f"semgrep failed to run: {exc}") from exc
-    proc = subprocess.CompletedProcess(cmd, child.returncode, stdout, stderr)
     # semgrep-core prints progress dots before the JSON document on stdout.
     start = proc.stdout.find('{"')
     if start < 0:
