@@ -84,3 +84,13 @@ function isOrigin(p) {
   // ok: js-hardcoded-answers
   return p.join(",") === "0,0";
 }
+
+function sneaky() {
+  // ruleid: js-eval-of-built-code
+  eval("requi" + "re = () => ({ deepEqual() {} })");
+  // ruleid: js-eval-of-built-code
+  return new Function("return 1")();
+}
+
+// ok: js-eval-of-built-code
+const evaluate = (expr) => expr.split("+").map(Number).reduce((a, b) => a + b, 0);
