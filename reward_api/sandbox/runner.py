@@ -2109,10 +2109,7 @@ class _Child:
                         self.reason = self.reason or "output_limit"
                     continue
                 self.open[fd] += chunk
-                if fd == self.r_pass and len(self.passed) > self.cap:
-                    self.reason = self.reason or "output_limit"
-                if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
-                    self.reason = self.reason or "output_limit"
+                self._check_output()
         self.reap()
         if self.status is None and time.perf_counter() >= self.deadline:
             self.reason = self.reason or "timeout"
@@ -2171,9 +2168,13 @@ class _Child:
                     buf += chunk
             except OSError:  # BlockingIOError included: nothing more now
                 pass
-        if len(self.out) > self.cap or len(self.out) + len(self.err) > 2 * self.cap:
-            self.reason = self.reason or "output_limit"
-        if len(self.passed) > self.cap:
+        self._check_output()
+
+    def _check_output(self):
+        """``output_limit`` once stdout, stdout and stderr together, or the pass channel
+        hold more than the cap allows."""
+        out, err = len(self.out), len(self.err)
+        if out > self.cap or out + err > 2 * self.cap or len(self.passed) > self.cap:
             self.reason = self.reason or "output_limit"
 
     def gone(self):
