@@ -61,13 +61,17 @@ FILES = {
 }
 PLAIN_RECIPE = {"cpp": "cpp", "java": "java", "javascript": "javascript",
                 "typescript": "typescript", "go": "go", "c": "c", "rust": "rust-test"}  # fmt: skip
-"""The plain recipe of the agreement test: the sandbox's own flags."""
-BENCH_RECIPES = {"cpp": ["cpp-nopch", "cpp"], "c": ["c"], "java": ["java-plain", "java"],
-                 "javascript": ["javascript-nocheck", "javascript"], "typescript": ["typescript"],
+"""The plain recipe of the agreement test: the sandbox's own compile flags (gold, the
+precompiled header, Rust's ``RUST_FAST``), run as a user runs them; JavaScript and
+TypeScript on a plain ``node main.js``, never from the sandbox's startup snapshot, so
+agreement checks that the snapshot changes no verdict."""
+BENCH_RECIPES = {"cpp": ["cpp-nopch", "cpp"], "c": ["c-plain", "c"], "java": ["java-plain", "java"],
+                 "javascript": ["javascript-nocheck", "javascript-snapshot"], "typescript": ["typescript"],
                  "go": ["go"], "rust": ["rust-test-plain", "rust-test"]}  # fmt: skip
 """Plain baselines of the speed bench, per language: first what a user types (g++ -O2 with
-no precompiled header, javac and java with their defaults, node with no syntax check), then
-the sandbox's own recipe where it differs."""
+no precompiled header, gcc -O2, javac and java with their defaults, node with no syntax
+check, rustc --test -O), then the sandbox's own recipe where it differs (its compile flags,
+linker and precompiled header; node started from the sandbox's snapshot)."""
 
 # C and Rust (MBXP has neither): small problems in MBXP's shape, a program and its assert
 # test; some programs are wrong on purpose, so agreement means something.

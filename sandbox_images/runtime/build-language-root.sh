@@ -19,6 +19,9 @@ node_modules="@types/node@18.19.130 mathjs@15.2.0 heap-js@2.7.1"  # Debian bookw
 # our own testlib.h (sandbox_images/cpp/testlib/): its hash is in the stamp, so editing it rebuilds
 testlib="$here/../cpp/testlib/testlib.h"
 testlib_sha256=$(sha256sum "$testlib" | cut -d' ' -f1)
+# the node startup snapshot's boot file (warm/node-boot.js): its hash is in the stamp too
+node_boot="$here/warm/node-boot.js"
+node_boot_sha256=$(sha256sum "$node_boot" | cut -d' ' -f1)
 
 case "$root" in
   cpp) packages=python3,g++,gcc
@@ -26,7 +29,7 @@ case "$root" in
   java) packages=python3,openjdk-17-jdk-headless
         recipe=cds:javac ;;
   node) packages=python3,nodejs,node-lodash
-        recipe="$typescript,${node_modules// /,},root-node_modules" ;;
+        recipe="$typescript,${node_modules// /,},root-node_modules,snapshot:$node_boot_sha256" ;;
   go) packages=python3,golang-go,golang-github-stretchr-testify-dev
       recipe=nocgo-std,gopath-installed,gocache-seed ;;
   # libc6-dev named: rustc depends on the virtual libc-dev, which debootstrap cannot resolve
@@ -100,6 +103,13 @@ case "$root" in
     npm install --no-fund --no-audit --no-save --loglevel=error --prefix "$tmp" \
       $node_modules >>"$log" 2>&1
     rm -f "$tmp/package-lock.json" "$tmp/package.json" "$tmp/node_modules/.package-lock.json"
+    # The startup snapshot every JavaScript and TypeScript test starts from: Debian's node
+    # has neither Node's own snapshot nor its code cache, so a plain start runs the whole
+    # bootstrap (node-boot.js says what the snapshot holds and why a test cannot tell).
+    install -m 0644 "$node_boot" "$tmp/usr/lib/codereward/node-boot.js"
+    in_root /usr/bin/node --snapshot-blob /usr/lib/codereward/node.blob \
+      --build-snapshot /usr/lib/codereward/node-boot.js >>"$log" 2>&1
+    chmod 0644 "$tmp/usr/lib/codereward/node.blob"
     ;;
   go)
     # Cells build with CGO_ENABLED=0 (no C compiler in this root). Debian's precompiled

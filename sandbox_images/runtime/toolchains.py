@@ -30,6 +30,11 @@ from dataclasses import dataclass, field
 PCH_DIR = "/usr/lib/codereward/pch"
 JAVAC_ARCHIVE = "/usr/lib/codereward/javac.jsa"
 GO_SEED = "/usr/lib/codereward/gocache"
+# the sandbox's own build and run flags (reward_api/verify/languages.py says why; a test
+# keeps the two copies equal: this file runs inside a root, without the package)
+NODE_SNAPSHOT = "/usr/lib/codereward/node.blob"
+GOLD = "-fuse-ld=gold"
+RUST_FAST = ("-C", "strip=debuginfo", "-C", f"link-arg={GOLD}", "-C", "lto=off", "-C", "embed-bitcode=no")  # fmt: skip
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
 # Go without network or modules: testify is Debian's GOPATH source (and its installed
 # archives); the build cache must be writable, so it lives in the cell's /tmp.
@@ -112,8 +117,10 @@ _JAVAC_SERVER = Server("JavacServer.java", ("javac", "-d", ".", "JavacServer.jav
 _GO = dict(GO_ENV)
 RECIPES: dict[str, Recipe] = {
     # the recommended recipe of each language is the one named by the language
-    "c": _r("cpp", "main.c", ["gcc", "-std=gnu11", "-O2", "-pipe", "-o", "prog", "main.c", "-lm"], ["./prog"]),
-    "cpp": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", f"-I{PCH_DIR}", "-o", "prog", "main.cpp"], ["./prog"]),
+    "c": _r("cpp", "main.c", ["gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-o", "prog", "main.c", "-lm"], ["./prog"]),
+    "c-plain": _r("cpp", "main.c", ["gcc", "-std=gnu11", "-O2", "-pipe", "-o", "prog", "main.c", "-lm"], ["./prog"]),
+    "cpp": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", f"-I{PCH_DIR}", GOLD, "-o", "prog", "main.cpp"], ["./prog"]),
+    "cpp-bfd": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", f"-I{PCH_DIR}", "-o", "prog", "main.cpp"], ["./prog"]),
     "cpp-nopch": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", "-o", "prog", "main.cpp"], ["./prog"]),
     "cpp-O0": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O0", "-pipe", "-o", "prog", "main.cpp"], ["./prog"]),
     "java": _r("java", "Main.java",
@@ -130,9 +137,14 @@ RECIPES: dict[str, Recipe] = {
                               ("java", *JVM_FAST[:2], "-cp", ".", "JavacServer"))),
     "javascript": _r("node", "main.js", ["node", "--check", "main.js"], ["node", "main.js"]),
     "javascript-nocheck": _r("node", "main.js", None, ["node", "main.js"]),
+    "javascript-snapshot": _r("node", "main.js", ["node", "--check", "main.js"],
+                              ["node", "--snapshot-blob", NODE_SNAPSHOT, "main.js"]),
     "typescript": _r("node", "main.ts",
                      ["tsc", "--target", "es2020", "--module", "commonjs", "--skipLibCheck", "--outDir", ".", "main.ts"],
                      ["node", "main.js"]),
+    "typescript-snapshot": _r("node", "main.ts",
+                              ["tsc", "--target", "es2020", "--module", "commonjs", "--skipLibCheck", "--outDir", ".", "main.ts"],
+                              ["node", "--snapshot-blob", NODE_SNAPSHOT, "main.js"]),
     "typescript-nocheck": _r("node", "main.ts", None, ["node", "main.js"],
                              Server("ts-server.js", None, ("node", "ts-server.js"), "transpile")),
     "typescript-warm": _r("node", "main.ts", None, ["node", "main.js"],
@@ -145,12 +157,15 @@ RECIPES: dict[str, Recipe] = {
     "go-test-noseed": _r("go", "main_test.go", ["go", "test", "-c", "-o", "prog.test", "main_test.go"], ["./prog.test"], **_GO),
     "go-test-novet": _r("go", "main_test.go", ["go", "test", "-vet=off", "-c", "-o", "prog.test", "main_test.go"],
                         ["./prog.test"], **_GO),
-    "rust": _r("rust", "main.rs", ["rustc", "--edition", "2021", "-O", "-C", "strip=debuginfo", "-o", "prog", "main.rs"], ["./prog"]),
+    "rust": _r("rust", "main.rs", ["rustc", "--edition", "2021", "-O", *RUST_FAST, "-o", "prog", "main.rs"], ["./prog"]),
+    "rust-strip": _r("rust", "main.rs", ["rustc", "--edition", "2021", "-O", "-C", "strip=debuginfo", "-o", "prog", "main.rs"], ["./prog"]),
     "rust-plain": _r("rust", "main.rs", ["rustc", "--edition", "2021", "-O", "-o", "prog", "main.rs"], ["./prog"]),
     "rust-O0": _r("rust", "main.rs", ["rustc", "--edition", "2021", "-C", "opt-level=0", "-o", "prog", "main.rs"], ["./prog"]),
     "rust-O1": _r("rust", "main.rs", ["rustc", "--edition", "2021", "-C", "opt-level=1", "-o", "prog", "main.rs"], ["./prog"]),
-    "rust-test": _r("rust", "main.rs", ["rustc", "--edition", "2021", "--test", "-O", "-C", "strip=debuginfo", "-o", "prog", "main.rs"],
+    "rust-test": _r("rust", "main.rs", ["rustc", "--edition", "2021", "--test", "-O", *RUST_FAST, "-o", "prog", "main.rs"],
                     ["./prog", "--test-threads=1"]),
+    "rust-test-strip": _r("rust", "main.rs", ["rustc", "--edition", "2021", "--test", "-O", "-C", "strip=debuginfo", "-o", "prog", "main.rs"],
+                          ["./prog", "--test-threads=1"]),
     "rust-test-plain": _r("rust", "main.rs", ["rustc", "--edition", "2021", "--test", "-O", "-o", "prog", "main.rs"], ["./prog", "--test-threads=1"]),
     "rust-test-O0": _r("rust", "main.rs", ["rustc", "--edition", "2021", "--test", "-C", "opt-level=0", "-o", "prog", "main.rs"], ["./prog", "--test-threads=1"]),
     "python": _r("python", "main.py", None, ["python3", "-I", "-B", "main.py"]),

@@ -59,10 +59,18 @@ def test_recipes_use_the_flags_toolchains_py_measured() -> None:
     sys.path.insert(0, str(IMAGES / "runtime"))
     import toolchains
 
+    # the same flags (toolchains.py cannot import them: it runs inside a root)
+    assert (toolchains.NODE_SNAPSHOT, toolchains.GOLD, toolchains.RUST_FAST) == (
+        languages.NODE_SNAPSHOT, languages.GOLD, languages.RUST_FAST)  # fmt: skip
+    alias = {"go": "go-direct", "javascript": "javascript-snapshot",
+             "typescript": "typescript-snapshot"}  # fmt: skip
     for name in ("c", "cpp", "go", "go-test", "rust", "rust-test", "javascript", "typescript"):
         ours = languages.RECIPES[name]
-        measured = toolchains.RECIPES["go-direct" if name == "go" else name]
+        measured = toolchains.RECIPES[alias.get(name, name)]
         assert ours.compile == measured.compile and ours.run == measured.run, name
+    # agreement compares the sandbox's node, started from the snapshot, with a plain node
+    for name in ("javascript", "typescript"):
+        assert toolchains.RECIPES[name].run == ("node", "main.js"), name
     java, measured_java = languages.RECIPES["java"], toolchains.RECIPES["java"]
     assert java.compile is not None and measured_java.compile is not None
     assert set(measured_java.compile) <= set(java.compile)  # plus memory flags
