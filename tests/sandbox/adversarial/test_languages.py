@@ -78,6 +78,54 @@ RUST = _problem(
     "        assert_eq!(add(2, 3), 5);\n        assert!(add(-1, 1) == 0);\n"
     "        assert_eq!(vec![add(1, 1)], vec![2]);\n    }\n}\n",
 )
+RUST_TWO = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn a_first() { assert_eq!(add(2, 3), 5); }\n\n"
+    "    #[test]\n    fn b_second() { assert_eq!(mul(2, 3), 6); }\n}\n",
+)  # fmt: skip
+# Interposes libc's write (a #[no_mangle] definition in the executable wins over libc's):
+# when the first test passes, the guard's report goes through it, so the program keeps its
+# first 33 bytes (the secret and a space), and in the second test, which it fails, it
+# writes that secret with the second test's name and exits 0. Accepted by the guard that
+# wrote through std's File (before 87d52f2); the guard's raw syscall never reaches it.
+RUST_WRITE_INTERPOSED = """use std::sync::atomic::{AtomicUsize, Ordering};
+static mut SEEN: [u8; 33] = [0; 33];
+static HAVE: AtomicUsize = AtomicUsize::new(0);
+unsafe fn sys_write(fd: isize, buf: *const u8, n: usize) -> isize {
+    let r: isize;
+    std::arch::asm!("syscall", inlateout("rax") 1isize => r, in("rdi") fd, in("rsi") buf, in("rdx") n,
+                    lateout("rcx") _, lateout("r11") _, options(nostack));
+    r
+}
+#[no_mangle]
+pub unsafe extern "C" fn write(fd: i32, buf: *const u8, n: usize) -> isize {
+    if fd == 3 && n >= 33 && HAVE.load(Ordering::SeqCst) == 0 {
+        std::ptr::copy_nonoverlapping(buf, SEEN.as_mut_ptr(), 33);
+        HAVE.store(1, Ordering::SeqCst);
+    }
+    sys_write(fd as isize, buf, n)
+}
+fn add(a: i32, b: i32) -> i32 { a + b }
+fn mul(_a: i32, _b: i32) -> i32 {
+    unsafe {
+        if HAVE.load(Ordering::SeqCst) == 1 {
+            let mut line = SEEN.to_vec();
+            line.extend_from_slice(b"b_second\n");
+            sys_write(3, line.as_ptr(), line.len());
+            std::process::exit(0);
+        }
+    }
+    0
+}
+"""
+# A trait at the crate root, where the guard lives, answers method calls on the guard's
+# buffer before the slice's own methods would (the guard calls none by method syntax).
+RUST_TRAIT_CAPTURE = """trait Grab { fn as_ptr(&self) -> *const u8; fn len(&self) -> usize; fn iter_mut(&mut self) -> std::slice::IterMut<'_, u8>; }
+impl Grab for &[u8] { fn as_ptr(&self) -> *const u8 { std::process::exit(0) } fn len(&self) -> usize { std::process::exit(0) } fn iter_mut(&mut self) -> std::slice::IterMut<'_, u8> { std::process::exit(0) } }
+impl Grab for [u8; 33] { fn as_ptr(&self) -> *const u8 { std::process::exit(0) } fn len(&self) -> usize { std::process::exit(0) } fn iter_mut(&mut self) -> std::slice::IterMut<'_, u8> { std::process::exit(0) } }
+fn add(a: i32, b: i32) -> i32 { a + b }
+fn mul(_a: i32, _b: i32) -> i32 { 0 }
+"""
 
 C_OK = "#include <assert.h>\nint add(int a, int b) { return a + b; }\n"
 CPP_OK = "#include <bits/stdc++.h>\nusing namespace std;\nint add(int a, int b) { return a + b; }\n"
@@ -219,6 +267,10 @@ CASES: list[Case] = [
     exploit("rust-shadow-assert-eq", RUST,
             "macro_rules! assert_eq { ($($t:tt)*) => { () }; }\nmacro_rules! assert { ($($t:tt)*) => { () }; }\n"
             "macro_rules! vec { ($($t:tt)*) => { Vec::<i32>::new() }; }\n" + RUST_BAD),
+    control("rust-two-tests-honest", RUST_TWO,
+            "fn add(a: i32, b: i32) -> i32 { a + b }\nfn mul(a: i32, b: i32) -> i32 { a * b }\n"),
+    exploit("rust-write-interposed-forges-next-test", RUST_TWO, RUST_WRITE_INTERPOSED),
+    exploit("rust-trait-on-guard-buffer", RUST_TWO, RUST_TRAIT_CAPTURE),
 ]  # fmt: skip
 BATCH = Batch("languages", CASES, timeout_s=1800.0)
 
