@@ -37,9 +37,11 @@ Trust, per test type:
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments; Java: our class's ``main`` after the test's ``Main.main``
   returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a guard
-  in each ``#[test]`` function that reports that function's name when it returns
-  without panicking. A test passes only when the channel holds exactly the expected
-  report and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
+  in each ``#[test]`` function, with a nonce of its own, that reports the nonce and the
+  function's name when the function returns (under ``#[should_panic]``: when it unwinds),
+  so a program that catches one test's report learns nothing of another's. A test passes
+  only when the channel holds exactly the expected report (Rust's lines in any order:
+  libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
   global constructor, static block, ``init``, exit handler, shutdown hook, panic hook, or
   ``process.exit`` anywhere) is never a pass, and a program that writes on fd 3 itself
   spoils its own report.
@@ -282,6 +284,19 @@ class Unit:
     refused: str | None = None
     """A call test's entry point that cannot be called: never built, its tests are
     ``compile_error`` with this detail (``reward_api.verify.calls``)."""
+    unordered: bool = False
+    """The report's lines may come in any order (Rust: libtest runs tests in the order of
+    their paths, and each line carries its own nonce, so none can be repeated or made up)."""
+
+    def reported(self, channel: object) -> bool:
+        """Whether the pass channel holds exactly the expected report."""
+        if self.expect is None or not isinstance(channel, str):
+            return False
+        if self.unordered:
+            return sorted(channel.splitlines(keepends=True)) == sorted(
+                self.expect.splitlines(keepends=True)
+            )
+        return channel == self.expect
 
 
 # ------------------------------------------------------------------ assembly
@@ -347,10 +362,10 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
             "go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run, nonce
         )
     if language == "rust":
-        source, names = _rust_unit(program, test, secret)
-        expect = "".join(f"{nonce} {n}\n" for n in sorted(names))
-        return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run, expect,
-                    compiled_eq.rust_own_return_type(program, test))  # fmt: skip
+        source, lines = _rust_unit(program, test)
+        return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run,
+                    "".join(sorted(lines)), compiled_eq.rust_own_return_type(program, test),
+                    unordered=True)  # fmt: skip
     raise ValueError(f"no build for language {language!r}")
 
 
@@ -683,26 +698,44 @@ def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
 
 # ------------------------------------------------------------------ Rust
 _RUST_TEST_FN = re.compile(
-    r"#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->[^{]*)?\{"
+    r"((?:#\[[^\]]*\]\s*)*)#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->[^{]*)?\{"
 )
+_RUST_IGNORE = re.compile(r"#\[\s*ignore\b")
 _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq",
                    "debug_assert_ne", "panic", "unreachable", "todo", "unimplemented", "vec",
                    "format", "matches", "print", "println", "eprint", "eprintln", "write",
                    "writeln", "concat", "stringify")  # fmt: skip
 
 
-def _rust_unit(program: str, test: str, secret: _Secret) -> tuple[str, set[str]]:
-    guard = f"__CrGuard{secret.tag}"
-    a, b = secret.arrays()
-    names: set[str] = set()
+def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
+    """The program, the harness, the forwarding macros, then the test with a guard in each
+    ``#[test]`` function; and the report lines the guards write (``NONCE NAME``, one nonce
+    per function, so a program that catches one test's line learns nothing of another's).
+    A guard reports when its function ends: returning, or, under ``#[should_panic]``,
+    unwinding (libtest still checks the panic's message)."""
+    tag = secrets.token_hex(6)
+    guard = f"__CrGuard{tag}"
+    drawn: list[_Secret] = []
+    lines: list[str] = []
 
     def add_guard(m: re.Match[str]) -> str:
-        if "should_panic" in m.group(1):
+        attrs = m.group(1) + m.group(2)
+        if _RUST_IGNORE.search(attrs):  # libtest does not run it
             return m.group(0)
-        names.add(m.group(2))
-        return m.group(0) + f' let _cr_guard = crate::{guard}("{m.group(2)}");'
+        secret = _Secret.draw()
+        panics = "true" if "should_panic" in attrs else "false"
+        drawn.append(secret)
+        lines.append(f"{secret.nonce} {m.group(3)}\n")
+        return (
+            m.group(0)
+            + f' let _cr_guard = crate::{guard}("{m.group(3)}", {len(drawn) - 1}, {panics});'
+        )
 
     guarded = _RUST_TEST_FN.sub(add_guard, test)
+    n = max(1, len(drawn))
+    rows = [s.arrays() for s in drawn] or [("0, " * 15 + "0", "0, " * 15 + "0")]
+    table_a = ", ".join(f"[{a}]" for a, _ in rows)
+    table_b = ", ".join(f"[{b}]" for _, b in rows)
     core = {"vec", "format", "print", "println", "eprint", "eprintln"}
     forwards = "\n".join(
         f"#[allow(unused_macros)] macro_rules! {name} {{ ($($t:tt)*) => {{ "
@@ -710,16 +743,16 @@ def _rust_unit(program: str, test: str, secret: _Secret) -> tuple[str, set[str]]
         for name in _RUST_FORWARDED
     )
     harness = (
-        f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str);\n"
-        f"#[cfg(test)] static {guard.upper()}_A: [u8; 16] = [{a}];\n"
-        f"#[cfg(test)] static {guard.upper()}_B: [u8; 16] = [{b}];\n"
+        f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize, bool);\n"
+        f"#[cfg(test)] static {guard.upper()}_A: [[u8; 16]; {n}] = [{table_a}];\n"
+        f"#[cfg(test)] static {guard.upper()}_B: [[u8; 16]; {n}] = [{table_b}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"
         "    fn drop(&mut self) {\n"
-        "        if !::std::thread::panicking() {\n"
+        "        if ::std::thread::panicking() == self.2 {\n"
         "            let mut out = [0u8; 33];\n"
         "            for i in 0..16 {\n"
-        f"                let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[i]) ^ "
-        f"::core::ptr::read_volatile(&{guard.upper()}_B[i]) }};\n"
+        f"                let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[self.1][i]) ^ "
+        f"::core::ptr::read_volatile(&{guard.upper()}_B[self.1][i]) }};\n"
         '                out[2 * i] = b"0123456789abcdef"[(x >> 4) as usize];\n'
         '                out[2 * i + 1] = b"0123456789abcdef"[(x & 15) as usize];\n'
         "            }\n"
@@ -756,7 +789,7 @@ def _rust_unit(program: str, test: str, secret: _Secret) -> tuple[str, set[str]]
         "            k += r as usize;\n"
         "        }\n    }\n}\n"
     )
-    return f"{program}\n{harness}{forwards}\n{guarded}\n", names
+    return f"{program}\n{harness}{forwards}\n{guarded}\n", lines
 
 
 # ------------------------------------------------------------------ grading
@@ -798,7 +831,7 @@ def grade_compiled(
     if report.get("exit_code") != 0:
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s,
                           detail=f"the test failed (exit status {report.get('exit_code')})")  # fmt: skip
-    if unit.expect is None or report.get("pass_channel") != unit.expect:
+    if not unit.reported(report.get("pass_channel")):
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s,
                           detail="the test did not run to its end")  # fmt: skip
     if unit.untrusted:

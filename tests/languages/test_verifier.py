@@ -375,3 +375,71 @@ def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> N
         assert unit.expect is not None and unit.expect not in text  # only its two halves
     else:
         assert sorted(unit.files) == ["harness.c", "main.c"]
+
+
+_RUST_SHAPES = """
+#[cfg(test)]
+mod a {
+    use super::*;
+    #[test]
+    fn z_first_by_path() { assert_eq!(double(2), 4); }
+    #[test]
+    fn same_name() { assert_eq!(double(0), 0); }
+}
+#[cfg(test)]
+mod b {
+    use super::*;
+    #[test]
+    fn same_name() { assert_eq!(double(-1), -2); }
+    #[should_panic(expected = "odd")]
+    #[test]
+    fn panics_before_attr() { half(3); }
+    #[test]
+    #[should_panic]
+    fn panics_after_attr() { half(5); }
+    #[test]
+    #[ignore]
+    fn never_run() { assert!(false); }
+}
+#[test]
+fn b_top_level() { assert_eq!(half(4), 2); }
+"""
+
+
+@pytest.mark.parametrize(
+    ("program", "verdict"),
+    [
+        ("fn double(x: i32) -> i32 { 2 * x }\n"
+         'fn half(x: i32) -> i32 { if x % 2 != 0 { panic!("odd") } x / 2 }\n', Verdict.accepted),
+        ("fn double(x: i32) -> i32 { 2 * x }\n"  # does not panic where the test says it must
+         "fn half(x: i32) -> i32 { x / 2 }\n", Verdict.wrong_answer),
+        ("fn double(x: i32) -> i32 { 2 * x }\n"  # panics with another message
+         'fn half(x: i32) -> i32 { if x % 2 != 0 { panic!("even") } x / 2 }\n', Verdict.wrong_answer),
+        ("fn double(x: i32) -> i32 { x + 2 }\n"
+         'fn half(x: i32) -> i32 { if x % 2 != 0 { panic!("odd") } x / 2 }\n', Verdict.wrong_answer),
+    ],
+)  # fmt: skip
+def test_rust_tests_in_modules_with_should_panic_and_ignore_are_judged_as_libtest_does(
+    verifier: Verifier, program: str, verdict: Verdict
+) -> None:
+    """Tests whose paths sort apart from their names, one name in two modules, a
+    ``#[should_panic]`` before or after ``#[test]``, and an ``#[ignore]``d test."""
+    _needs("rust")
+    problem = {"language": "rust", "tests": [{"type": "assert", "code": _RUST_SHAPES}]}
+    result = run(verifier, problem, program)
+    assert result.verdict == verdict, result.tests[0].detail
+
+
+def test_each_rust_test_reports_with_a_nonce_of_its_own() -> None:
+    unit = languages.assert_unit("rust", "fn f() {}\n", _RUST_SHAPES)
+    lines = (unit.expect or "").splitlines()
+    names = sorted(line.split(" ")[1] for line in lines)
+    assert names == ["b_top_level", "panics_after_attr", "panics_before_attr", "same_name",
+                     "same_name", "z_first_by_path"]  # fmt: skip
+    nonces = {line.split(" ")[0] for line in lines}
+    assert len(nonces) == 6 and all(len(n) == 32 for n in nonces)
+    source = unit.files["main.rs"]
+    assert not any(n in source for n in nonces)  # held split, never as text
+    assert unit.reported("\n".join(reversed(lines)) + "\n")
+    assert not unit.reported("\n".join(lines[:-1]) + "\n")
+    assert not unit.reported("\n".join([*lines, lines[0]]) + "\n")
