@@ -3,7 +3,9 @@
 ``CeleryDispatch`` groups items by language queue, cuts them into chunks of
 ``task_chunk_size``, publishes one Celery task per chunk and waits on a per-request Redis
 reply list (``BLPOP``, no polling). Workers write the Redis result cache themselves. A
-chunk replied twice (a task redelivered after its worker died) is counted once. While
+chunk replied twice (a task redelivered after its worker died) is counted once; a chunk
+a worker took off its queue and died before kombu recorded it (no redelivery brings it
+back) is found by the wait and published again (``tasks.claim``). While
 Redis is down the wait retries until the request's deadline, so work accepted before an
 outage is delivered after it; items still missing at the deadline come back as
 ``sandbox_error`` with no reward. The worker's side is ``reward_api.service.tasks``.
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 import uuid
 from collections.abc import Sequence
@@ -33,15 +36,26 @@ from reward_api.service.settings import ServiceSettings
 from reward_api.service.tasks import (
     HEARTBEAT_TTL_S,
     RUN_TASK_NAME,
+    STARTED_KEY,
     TASK_NAME,
     WORKERS_KEY,
+    claim_key,
     encode_payload,
     make_celery,
 )
 from reward_api.verify.keys import runtime_version
 
+log = logging.getLogger(__name__)
+
 RUN_OVERHEAD_S = 3.0
 """Seconds a /run_code answer may take beyond its queueing wait and its time limit."""
+
+LOST_CHECK_EVERY_S = 5.0
+"""How often a waiting request looks for its lost chunks (``tasks.claim``): a chunk is
+published again when two checks in a row find it unclaimed and off its queue (the queue
+is empty, or a chunk published after it was taken)."""
+CLOCK_SKEW_S = 1.0
+"""Publication times of gateways on other hosts may differ by this much."""
 
 # publishing to a broker that is down fails in kombu as well as in redis-py
 PUBLISH_ERRORS = (redis.RedisError, kombu.exceptions.OperationalError)
@@ -69,6 +83,8 @@ class CeleryDispatch:
         self.cache = AsyncRedisCache(self.redis, settings.cache_ttl_s)
         self._sync = redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1)
         self._depth = 0.0
+        self.resent = 0
+        """Chunks published again because a worker died holding them off the books."""
 
     async def cache_get(self, keys: Sequence[str]) -> dict[str, Result]:
         try:
@@ -94,20 +110,56 @@ class CeleryDispatch:
                 chunk = [
                     (w.key, w.digest, w.problem, w.sample) for w in items[start : start + size]
                 ]
-                payloads.append((queue, encode_payload(reply_to, len(payloads), chunk, reward)))
+                payload = encode_payload(reply_to, len(payloads), chunk, reward, queue)
+                payloads.append((queue, payload))
         try:
             await anyio.to_thread.run_sync(self._publish, payloads)
         except PUBLISH_ERRORS as exc:
             raise BrokerUnavailable(str(exc)) from exc
-        return await self._collect(reply_to, work, len(payloads), progress)
+        return await self._collect(reply_to, work, payloads, progress)
+
+    async def _lost(self, reply_to: str, waiting: list[tuple[str, dict[str, Any]]]) -> set[int]:
+        """The chunks of ``waiting`` that no worker holds although they are off their queue:
+        it is empty, or it has handed out a chunk published after them (``tasks.claim``)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for _, payload in waiting:
+            pipe.exists(claim_key(reply_to, payload["chunk"]))
+        queues = sorted({q for q, _ in waiting})
+        for q in queues:
+            pipe.zscore(STARTED_KEY, q)
+            pipe.llen(q)
+        answers = await pipe.execute()
+        marks = answers[len(waiting) :]
+        started = dict(zip(queues, marks[0::2], strict=True))
+        empty = {q for q, n in zip(queues, marks[1::2], strict=True) if n == 0}
+
+        def gone(q: str, sent: float) -> bool:  # taken off the queue
+            later = started[q]
+            return q in empty or (later is not None and later > sent + CLOCK_SKEW_S)
+
+        return {
+            p["chunk"]
+            for (q, p), held in zip(waiting, answers[: len(waiting)], strict=False)
+            if not held and gone(q, p["sent"])
+        }
 
     async def _collect(
-        self, reply_to: str, work: Sequence[Work], n_chunks: int, progress: Progress | None
+        self,
+        reply_to: str,
+        work: Sequence[Work],
+        payloads: list[tuple[str, dict[str, Any]]],
+        progress: Progress | None,
     ) -> dict[str, Result]:
         deadline = time.monotonic() + self.settings.request_timeout_s
         seen: set[int] = set()
         out: dict[str, Result] = {}
+        n_chunks = len(payloads)
+        next_check = time.monotonic() + LOST_CHECK_EVERY_S
+        suspects: set[int] = set()
         while len(seen) < n_chunks and time.monotonic() < deadline:
+            if time.monotonic() >= next_check:
+                next_check = time.monotonic() + LOST_CHECK_EVERY_S
+                suspects = await self._resend_lost(reply_to, payloads, seen, suspects)
             try:
                 popped = await self.redis.blpop([reply_to], timeout=1)
             except redis.RedisError:
@@ -134,6 +186,33 @@ class CeleryDispatch:
                     w.sample.problem_id, w.sample.sample_id, "no worker replied before the deadline"
                 )
         return out
+
+    async def _resend_lost(
+        self,
+        reply_to: str,
+        payloads: list[tuple[str, dict[str, Any]]],
+        seen: set[int],
+        suspects: set[int],
+    ) -> set[int]:
+        """Publish again the chunks found lost by this check and the one before; return
+        this check's finds (a chunk between its queue and its worker's claim is unclaimed
+        for a moment, never for two checks)."""
+        waiting = [(q, p) for q, p in payloads if p["chunk"] not in seen]
+        try:
+            lost = await self._lost(reply_to, waiting)
+            again = [
+                (q, {**p, "sent": time.time()}) for q, p in waiting if p["chunk"] in lost & suspects
+            ]
+            if again:
+                log.warning("publishing %d lost chunk(s) of %s again", len(again), reply_to)
+                await anyio.to_thread.run_sync(self._publish, again)
+                self.resent += len(again)
+                lost -= {p["chunk"] for _, p in again}
+                for q, p in again:  # later checks judge the new copy
+                    payloads[p["chunk"]] = (q, p)
+        except PUBLISH_ERRORS:
+            return set()  # Redis is down: nothing is taken meanwhile; look again later
+        return lost
 
     async def run_program(
         self,

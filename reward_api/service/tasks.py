@@ -52,6 +52,7 @@ from celery.signals import (
     worker_ready,
     worker_shutdown,
 )
+from celery.worker.consumer import Consumer
 from kombu.transport.redis import Channel as RedisChannel
 
 from reward_api.errors import InfrastructureError
@@ -73,9 +74,32 @@ log = logging.getLogger(__name__)
 TASK_NAME = "codereward.verify_chunk"
 RUN_TASK_NAME = "codereward.run_code"
 WORKERS_KEY = "cr:workers"
+STARTED_KEY = "cr:started"
+"""Per queue, the latest publication time (``payload["sent"]``) of a chunk a worker took."""
+CLAIM_PREFIX = "cr:claim:"
 HEARTBEAT_EVERY_S = 10.0
 HEARTBEAT_TTL_S = 35.0
 REPLY_TTL_S = 3600
+RECONNECT_INTERVALS_S = (0.2, 0.3, 1.0)
+"""How a worker that lost Redis tries it again: first after 0.2 s, then 0.3 s more each
+time, at most 1 s apart (Celery's are 2 s, 4 s, 6 s, ..., so a worker came back up to 3 s
+after a restarted Redis did, and a client retrying 5 times 1 s apart, as OpenRLHF's does,
+could see every try fail)."""
+
+
+class QuickReconnectConsumer(Consumer):
+    """Celery's consumer, reconnecting to the broker on ``RECONNECT_INTERVALS_S``."""
+
+    def ensure_connected(self, conn: Any) -> Any:
+        start, step, most = RECONNECT_INTERVALS_S
+        ensure = conn.ensure_connection
+
+        def quick(*args: Any, **kwargs: Any) -> Any:
+            kwargs.update(interval_start=start, interval_step=step, interval_max=most)
+            return ensure(*args, **kwargs)
+
+        conn.ensure_connection = quick
+        return super().ensure_connected(conn)
 
 
 def make_celery(settings: ServiceSettings) -> Celery:
@@ -112,6 +136,7 @@ def make_celery(settings: ServiceSettings) -> Celery:
             "interval_max": 0.3,
         },
         worker_hijack_root_logger=False,
+        worker_consumer=f"{__name__}:QuickReconnectConsumer",
         worker_send_task_events=False,
     )
     state = _WorkerState(settings)
@@ -153,6 +178,8 @@ class _WorkerState:
         self.stop = threading.Event()
         self.held: dict[str, str] = {}
         """Task id -> delivery tag of every message this worker holds unacknowledged."""
+        self.claims: dict[str, str] = {}
+        """Task id -> claim key (``claim_key``) of every chunk this worker holds."""
 
     def verifier(self) -> Verifier:
         with self._lock:
@@ -181,8 +208,10 @@ def encode_payload(
     chunk: int,
     items: list[tuple[str, str, Problem, Sample]],
     reward: RewardSettings | None,
+    queue: str = "python",
 ) -> dict[str, Any]:
-    """A task's JSON payload: problems once per digest, items referencing them."""
+    """A task's JSON payload: problems once per digest, items referencing them, and the
+    queue and wall-clock time it is published on (``claim``)."""
     problems: dict[str, Any] = {}
     out = []
     for key, digest, problem, sample in items:
@@ -194,7 +223,35 @@ def encode_payload(
         "problems": problems,
         "items": out,
         "reward": reward.model_dump(mode="json") if reward is not None else None,
+        "queue": queue,
+        "sent": time.time(),
     }
+
+
+def claim_key(reply_to: str, chunk: int) -> str:
+    return f"{CLAIM_PREFIX}{reply_to}:{chunk}"
+
+
+def claim(client: redis.Redis, payload: dict[str, Any], ttl_s: float) -> str | None:
+    """Mark a chunk as taken by a live worker, at once when its message is received.
+
+    kombu's Redis transport takes a message off its queue (``BRPOP``) before it records
+    it as unacknowledged, so a worker killed between the two loses it: no restore brings
+    it back, and its request would wait to its deadline. The gateway tells such a chunk
+    from one still queued by two marks written here: its claim (renewed with the
+    worker's leases while the worker holds it) and, per queue, the latest publication
+    time of a chunk taken, which only grows. Queues are FIFO, so a chunk with no claim
+    whose queue has handed out a later one was lost, and the gateway publishes it again
+    (``CeleryDispatch``); a second copy is idempotent (the result cache, and the
+    gateway counts a chunk's first reply only)."""
+    if "reply_to" not in payload or "sent" not in payload:
+        return None  # published by an older gateway: nothing to claim
+    key = claim_key(payload["reply_to"], payload["chunk"])
+    pipe = client.pipeline(transaction=False)
+    pipe.set(key, 1, px=int(ttl_s * 1000))
+    pipe.zadd(STARTED_KEY, {payload.get("queue", "python"): float(payload["sent"])}, gt=True)
+    pipe.execute()
+    return key
 
 
 def _run_chunk(task: Task, state: _WorkerState, payload: dict[str, Any]) -> int:
@@ -316,10 +373,16 @@ def _renew_leases(state: _WorkerState) -> None:
     key = RedisChannel.unacked_index_key
     while not state.stop.wait(state.settings.lease_renew_s):
         tags = list(state.held.values())
-        if not tags:
+        claims = list(state.claims.values())
+        if not tags and not claims:
             continue
         try:
-            state.redis().zadd(key, dict.fromkeys(tags, time.time()), xx=True)
+            pipe = state.redis().pipeline(transaction=False)
+            if tags:
+                pipe.zadd(key, dict.fromkeys(tags, time.time()), xx=True)
+            for c in claims:
+                pipe.pexpire(c, int(state.settings.visibility_timeout_s * 1000))
+            pipe.execute()
         except (redis.ConnectionError, redis.TimeoutError):
             pass  # Redis is down: nothing is restored meanwhile either
 
@@ -343,9 +406,21 @@ def run_worker(settings: ServiceSettings, queues: str, concurrency: int) -> None
         message = getattr(request, "message", None)
         if message is not None and message.delivery_tag is not None:
             state.held[request.id] = str(message.delivery_tag)
+        if getattr(request, "name", None) == TASK_NAME:
+            try:
+                args = request.args
+                key = claim(state.redis(), args[0], settings.visibility_timeout_s)
+            except (redis.ConnectionError, redis.TimeoutError):
+                return  # Redis is down: the gateway cannot publish again meanwhile either
+            except (TypeError, IndexError, KeyError, AttributeError):
+                return  # not a payload of ours: the task itself reports it
+            if key is not None:
+                state.claims[request.id] = key
 
     def on_done(task_id: str | None = None, request: Any = None, **_: object) -> None:
-        state.held.pop(str(task_id or getattr(request, "id", "")), None)
+        tid = str(task_id or getattr(request, "id", ""))
+        state.held.pop(tid, None)
+        state.claims.pop(tid, None)
 
     def on_shutdown(**_: object) -> None:
         state.close()

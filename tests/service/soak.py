@@ -146,6 +146,7 @@ class Soak:
         self.seen_pids: dict[int, str] = {}
         self.broken: list[tuple[float, float]] = []  # (broken at, mended at + grace)
         self.stop_at = 0.0
+        self.t_start = 0.0
 
     # ------------------------------------------------------------ bookkeeping
     def record(self, kind: str, t0: float, outcome: str, detail: str = "") -> None:
@@ -223,20 +224,23 @@ class Soak:
             data = {"query": query, "prompts": [prompt] * 4, "labels": labels}
             t0 = time.monotonic()
             got = None
+            tries: list[str] = []  # what each failed try got, at what time of the run
             for _ in range(5):
+                at = round(time.monotonic() - self.t_start, 1)
                 try:
                     r = httpx.post(self.url + "/compat/openrlhf", json=data, timeout=180)
                     if r.status_code == 200:
                         got = r.json()
                         break
+                    tries.append(f"{at} s: {r.status_code} {r.text[:120]}")
                 except httpx.TimeoutException:
                     self.record("openrlhf", t0, "hang", "client timeout (180 s)")
                     break
-                except httpx.TransportError:
-                    pass
+                except httpx.TransportError as exc:
+                    tries.append(f"{at} s: {type(exc).__name__}")
                 time.sleep(1)
             else:
-                self.record("openrlhf", t0, "infra", "5 failed tries")
+                self.record("openrlhf", t0, "infra", "5 failed tries: " + "; ".join(tries))
                 continue
             if got is None:
                 continue
@@ -468,7 +472,7 @@ def run(
     soak = Soak(duration_s, workdir, lease_s, docker)
     report = Report(duration_s=duration_s)
     try:
-        t_start = time.monotonic()
+        t_start = soak.t_start = time.monotonic()
         soak.stop_at = t_start + duration_s
         threads = [threading.Thread(target=f, daemon=True) for f in
                    [soak.verl_client, soak.verl_client, soak.openrlhf_client, soak.v1_client,

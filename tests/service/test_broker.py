@@ -175,6 +175,47 @@ def test_redis_down_gives_503_and_readyz_fails_then_resumes(stack: Stack) -> Non
     assert all(w.alive() for w in stack.workers)  # supervisors outlive the outage
 
 
+def test_a_chunk_taken_off_its_queue_by_a_worker_that_died_is_published_again(
+    stack: Stack,
+) -> None:
+    """kombu's Redis transport pops a message (BRPOP) before it records it as held, so a
+    worker killed in between loses it for good. Here the workers are down and the test
+    takes the message off the queue itself, as such a worker would. While the chunk
+    waits in its queue it is never published twice; once it is gone unclaimed, the
+    waiting request publishes it again and gets its answer."""
+    client = redis.Redis(port=stack.port)
+    for w in stack.workers:
+        w.kill9()
+    client.delete("python")
+    tag = time.time_ns()
+    out: dict = {}
+    item = {"problem_id": "add", "code": ADD_OK + f"\n# lost {tag}"}
+
+    def send() -> None:
+        out["r"] = httpx.post(stack.url + "/v1/rewards", json={"items": [item]}, timeout=120)
+
+    sender = threading.Thread(target=send)
+    sender.start()
+    deadline = time.monotonic() + 30
+    while client.llen("python") == 0:
+        assert time.monotonic() < deadline, "the gateway never published"
+        time.sleep(0.05)
+    time.sleep(12)  # two checks and more (LOST_CHECK_EVERY_S): it is queued, not lost
+    assert client.llen("python") == 1
+    assert client.rpop("python") is not None  # the dying worker's BRPOP
+    deadline = time.monotonic() + 40
+    while client.llen("python") == 0:
+        assert time.monotonic() < deadline, "the lost chunk was never published again"
+        time.sleep(0.1)
+    assert client.llen("python") == 1
+    stack.workers = [start_worker(stack.env, stack.workdir, f"{n}-lost") for n in "ab"]
+    sender.join(120)
+    r = out["r"]
+    assert r.status_code == 200, r.text
+    assert r.json()["results"][0]["verdict"] == "accepted"
+    assert "publishing 1 lost chunk(s)" in stack.gateway.log.read_text(errors="replace")
+
+
 def test_a_wait_false_job_survives_its_gateway(stack: Stack) -> None:
     """The gateway that drove a job is SIGKILLed; a new one adopts the job from Redis."""
     tag = time.time_ns()
