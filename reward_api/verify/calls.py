@@ -44,10 +44,25 @@ as Python's call tests do (``grading.as_json_plain``, Python's ``==``: tuples as
 class files or memory to find the nonce; for a call test that gains it nothing, since a
 report it forges holds only an answer it could have returned (the comparison is outside).
 
-Not supported (a clear verdict, never a crash): LeetCode's ``ListNode`` and ``TreeNode``
-(no conversion from JSON lists; C++ and Rust fail to compile with a message naming the
-type, C refuses the signature, the others answer an ``args`` or ``value`` error),
-overloaded C++ or Java methods of the entry point's name, a Rust method taking ``self``.
+LeetCode's ``ListNode`` and ``TreeNode`` (``NODES``) cross as LeetCode writes them: a
+linked list as the list of its values, a binary tree as its level order with ``null`` for
+a missing child and trailing nulls cut; ``[]`` or ``null`` is the empty list or tree. The
+harness builds the nodes (by the program's own constructor from a value where C++, Java
+or JavaScript has one), and encodes a returned node by reading its fields (Java, Go and
+JavaScript by reflection or own data properties, so no getter or method of the program
+runs); a returned cycle or a node reached twice is a ``value`` error (wrong_answer), never
+a hang. A program that names a node type without defining it (LeetCode's snippets keep
+the definition in a comment) gets LeetCode's definition: in C++ after the leading
+``#include`` and ``using`` lines (so the precompiled header still applies), in C before
+the program and in the generated harness, elsewhere beside the harness. Which parameters
+are nodes is the signature's own reading (C++ and Rust by type, Java and Go by
+reflection, C from the signature's text), except in JavaScript, whose parameters have no
+types: there the program's JSDoc (``@param {ListNode} head``, ``@return {TreeNode}``)
+or TypeScript annotations say so, and without them the arguments pass as plain JSON.
+
+Not supported (a clear verdict, never a crash): overloaded C++ or Java methods of the
+entry point's name, a Rust method taking ``self``, node types other than LeetCode's two
+(``Node`` with ``random`` or ``children``), a C structure returned by value.
 """
 
 from __future__ import annotations
@@ -116,8 +131,60 @@ def call_build(language: str, program: str, class_name: str | None, fn_name: str
         return CallBuild({"main.go": _go(program, class_name, fn_name, nonce)}, nonce=nonce)
     if language == "rust":
         return CallBuild({"main.rs": _rust(program, class_name, fn_name, nonce)}, nonce=nonce)
-    source = _js(program, class_name, fn_name, nonce)
+    source = _js(program, class_name, fn_name, nonce, language == "typescript")
     return CallBuild({"main.ts" if language == "typescript" else "main.js": source}, nonce=nonce)
+
+
+# ------------------------------------------------------------------ LeetCode's nodes
+NODES = ("ListNode", "TreeNode")
+"""LeetCode's linked list and binary tree: a ``ListNode`` argument or result crosses as
+the list of its values (``[1,2,3]``), a ``TreeNode`` as its level order with ``null`` for a
+missing child and trailing nulls cut (``[1,null,2,3]``); ``[]`` and ``null`` are the
+empty list or tree. When the program uses a node type without defining it (LeetCode's
+snippets keep the definition in a comment), LeetCode's own definition is added."""
+_COMMENTS = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _nodes(program: str, defines: str) -> tuple[set[str], set[str]]:
+    """(the node types the program's code names, those it defines itself); ``defines`` is
+    the pattern of a definition, with ``{}`` for the name."""
+    code = _COMMENTS.sub(" ", program)
+    used = {n for n in NODES if re.search(rf"\b{n}\b", code)}
+    return used, {n for n in used if re.search(defines.format(n), code)}
+
+
+_CPP_NODES = {
+    "ListNode": "struct ListNode {\n  int val;\n  ListNode* next;\n"
+    "  ListNode() : val(0), next(nullptr) {}\n  ListNode(int x) : val(x), next(nullptr) {}\n"
+    "  ListNode(int x, ListNode* next) : val(x), next(next) {}\n};\n",
+    "TreeNode": "struct TreeNode {\n  int val;\n  TreeNode* left;\n  TreeNode* right;\n"
+    "  TreeNode() : val(0), left(nullptr), right(nullptr) {}\n"
+    "  TreeNode(int x) : val(x), left(nullptr), right(nullptr) {}\n"
+    "  TreeNode(int x, TreeNode* left, TreeNode* right) : val(x), left(left), right(right) {}\n};\n",
+}
+_PREAMBLE_LINE = re.compile(r"\s*(?:$|#|//|using\s)")
+
+
+def _after_preamble(program: str, text: str) -> str:
+    """``text`` inserted after the program's leading directives, comments and ``using``
+    lines (so ``#include <bits/stdc++.h>`` stays first and finds its precompiled header)."""
+    lines = program.splitlines(keepends=True)
+    k, in_comment, continued = 0, False, False
+    for k, line in enumerate(lines):  # noqa: B007 (k is where the preamble ends)
+        bare = line.lstrip()
+        if in_comment:
+            in_comment = "*/" not in line
+        elif bare.startswith("/*"):
+            in_comment = "*/" not in bare[2:]
+        elif not continued and not _PREAMBLE_LINE.match(line):
+            break
+        continued = line.rstrip("\r\n").endswith("\\")
+    else:
+        k = len(lines)
+    head = "".join(lines[:k])
+    if head and not head.endswith("\n"):
+        head += "\n"
+    return f"{head}{text}{''.join(lines[k:])}"
 
 
 def _cpp(program: str, cls: str | None, fn: str, nonce: str) -> str:
@@ -125,13 +192,29 @@ def _cpp(program: str, cls: str | None, fn: str, nonce: str) -> str:
 
     if cls is None and re.search(r"\b(?:class|struct)\s+Solution\b", program):
         cls = "Solution"
+    used, own = _nodes(program, r"\b(?:struct|class)\s+{}\s*(?:final\s*)?[{{:]")
+    if used - own:
+        lines = "".join(_CPP_NODES[n] for n in NODES if n in used - own)
+        program = _after_preamble(program, f"/* codereward: LeetCode's definitions */\n{lines}")
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
+    flags = "".join(f"#define __CR_{n[:-4].upper()}_NODE 1\n" for n in NODES if n in used)
     entry = f"{cls}::{fn}" if cls else fn
     harness = _harness("call.cpp").replace("__CR_NONCE__", nonce).replace("__CR_ENTRY__", entry)
-    return f"{program}\n\n/* codereward: the harness sees the language, not the program's macros */\n{undefs}\n{harness}"
+    return f"{program}\n\n/* codereward: the harness sees the language, not the program's macros */\n{undefs}\n{flags}{harness}"
 
 
 _JAVA_CLASS = re.compile(r"\b(?:class|enum|record)\s+([A-Za-z_$][\w$]*)")
+
+
+_JAVA_NODES = {
+    "ListNode": "// codereward: LeetCode's definition\nclass ListNode {\n    int val;\n    ListNode next;\n"
+    "    ListNode() {}\n    ListNode(int val) { this.val = val; }\n"
+    "    ListNode(int val, ListNode next) { this.val = val; this.next = next; }\n}\n",
+    "TreeNode": "// codereward: LeetCode's definition\nclass TreeNode {\n    int val;\n    TreeNode left;\n"
+    "    TreeNode right;\n    TreeNode() {}\n    TreeNode(int val) { this.val = val; }\n"
+    "    TreeNode(int val, TreeNode left, TreeNode right) {\n"
+    "        this.val = val;\n        this.left = left;\n        this.right = right;\n    }\n}\n",
+}
 
 
 def _java(program: str, cls: str | None, fn: str, nonce: str) -> CallBuild:
@@ -150,6 +233,8 @@ def _java(program: str, cls: str | None, fn: str, nonce: str) -> CallBuild:
         .replace("__CR_CLASSES__", ", ".join(json.dumps(c) for c in dict.fromkeys(classes)))
     )
     files = {f"{_java_main_class(program)}.java": program, f"{name}.java": harness}
+    used, own = _nodes(program, r"\b(?:class|record|interface|enum)\s+{}\b")
+    files.update({f"{n}.java": _JAVA_NODES[n] for n in NODES if n in used - own})
     return CallBuild(files, run_class=name, nonce=nonce)
 
 
@@ -158,6 +243,13 @@ _GO_MAIN = re.compile(r"\bfunc\s+main\s*\(\s*\)")
 _GO_IMPORTS = (
     '__cr_io "io"; __cr_math "math"; __cr_os "os"; __cr_reflect "reflect"; __cr_strconv "strconv"'
 )
+
+
+_GO_NODES = {
+    "ListNode": "// codereward: LeetCode's definition\ntype ListNode struct {\n\tVal  int\n\tNext *ListNode\n}\n\n",
+    "TreeNode": "// codereward: LeetCode's definition\ntype TreeNode struct {\n\tVal   int\n"
+    "\tLeft  *TreeNode\n\tRight *TreeNode\n}\n\n",
+}
 
 
 def _go(program: str, cls: str | None, fn: str, nonce: str) -> str:
@@ -177,10 +269,27 @@ def _go(program: str, cls: str | None, fn: str, nonce: str) -> str:
     ):
         entry = f"(&{cls}{{}}).{fn}"
     harness = _harness("call.go").replace("__CR_NONCE__", nonce).replace("__CR_ENTRY__", entry)
-    return _go_imports(program, _GO_IMPORTS) + "\n" + harness
+    used, own = _nodes(program, r"\btype\s+{}\s+struct\b")
+    nodes = "".join(_GO_NODES[n] for n in NODES if n in used - own)
+    return _go_imports(program, _GO_IMPORTS) + "\n" + nodes + harness
 
 
 _RUST_MAIN = re.compile(r"\bfn\s+main\s*\(\s*\)")
+
+
+_RUST_NODES = {
+    "ListNode": "\n// codereward: LeetCode's definition\n#[derive(PartialEq, Eq, Clone, Debug)]\n"
+    "pub struct ListNode {\n    pub val: i32,\n    pub next: Option<Box<ListNode>>,\n}\n"
+    "#[allow(dead_code)]\nimpl ListNode {\n    #[inline]\n"
+    "    fn new(val: i32) -> Self {\n        ListNode { next: None, val }\n    }\n}\n",
+    "TreeNode": "\n// codereward: LeetCode's definition\n#[derive(Debug, PartialEq, Eq)]\n"
+    "pub struct TreeNode {\n    pub val: i32,\n"
+    "    pub left: Option<::std::rc::Rc<::std::cell::RefCell<TreeNode>>>,\n"
+    "    pub right: Option<::std::rc::Rc<::std::cell::RefCell<TreeNode>>>,\n}\n"
+    "#[allow(dead_code)]\nimpl TreeNode {\n    #[inline]\n"
+    "    pub fn new(val: i32) -> Self {\n        TreeNode { val, left: None, right: None }\n    }\n}\n",
+}
+_RUST_NODE_PARTS = re.compile(r"^    // ---- (?:ListNode|TreeNode|end) ----\n", re.M)
 
 
 def _rust(program: str, cls: str | None, fn: str, nonce: str) -> str:
@@ -193,11 +302,140 @@ def _rust(program: str, cls: str | None, fn: str, nonce: str) -> str:
         extra = f"\n#[allow(dead_code)] pub struct {cls};\n"
     entry = f"{cls}::{fn}" if cls else fn
     harness = _harness("call.rs").replace("__CR_NONCE__", nonce).replace("__CR_ENTRY__", entry)
+    used, own = _nodes(program, r"\b(?:struct|enum|type|union)\s+{}\b")
+    if used:
+        extra += "".join(_RUST_NODES[n] for n in NODES if n in used - own)
+        common, list_impls, tree_impls, end = _RUST_NODE_PARTS.split(_harness("call_nodes.rs"))
+        impls = (list_impls if "ListNode" in used else "") + (
+            tree_impls if "TreeNode" in used else ""
+        )
+        harness += common + impls + end
     return f"{program}\n{extra}{harness}"
 
 
-def _js(program: str, cls: str | None, fn: str, nonce: str) -> str:
+_JS_NODES = {
+    "ListNode": "function ListNode(val, next) {\n  this.val = val === undefined ? 0 : val;\n"
+    "  this.next = next === undefined ? null : next;\n}\n",
+    "TreeNode": "function TreeNode(val, left, right) {\n  this.val = val === undefined ? 0 : val;\n"
+    "  this.left = left === undefined ? null : left;\n  this.right = right === undefined ? null : right;\n}\n",
+}
+_TS_NODES = {
+    "ListNode": "class ListNode {\n  val: number;\n  next: ListNode | null;\n"
+    "  constructor(val?: number, next?: ListNode | null) {\n    this.val = val === undefined ? 0 : val;\n"
+    "    this.next = next === undefined ? null : next;\n  }\n}\n",
+    "TreeNode": "class TreeNode {\n  val: number;\n  left: TreeNode | null;\n  right: TreeNode | null;\n"
+    "  constructor(val?: number, left?: TreeNode | null, right?: TreeNode | null) {\n"
+    "    this.val = val === undefined ? 0 : val;\n    this.left = left === undefined ? null : left;\n"
+    "    this.right = right === undefined ? null : right;\n  }\n}\n",
+}
+_JS_DEFINES = (
+    r"(?m)\b(?:function|class|interface|type)\s+{0}\b"
+    r"|(?:^|[;{{}}])\s*(?:(?:var|let|const)\s+)?{0}\s*=(?![=>])"
+)
+"""A definition of a node type in JavaScript or TypeScript (``{0}``: its name); a use such
+as ``let d: ListNode = new ListNode()`` is none."""
+_JS_OPEN = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+def _blank_comments(code: str) -> str:
+    """``code`` with its comments turned to spaces (positions kept)."""
+    return _COMMENTS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), code)
+
+
+def _js_params(code: str, start: int) -> tuple[list[str], int] | None:
+    """The parameters of the list opening at ``code[start] == "("``, split at top-level
+    commas, and the position after its ``)``."""
+    depth, k, parts, last = 0, start, [], start + 1
+    while k < len(code):
+        c = code[k]
+        if c in _JS_OPEN:
+            depth += 1
+        elif c in ")]}>" and not (c == ">" and code[k - 1] == "="):
+            depth -= 1
+            if depth == 0:
+                parts.append(code[last:k])
+                return [p for p in parts if p.strip()], k + 1
+        elif c == "," and depth == 1:
+            parts.append(code[last:k])
+            last = k + 1
+        k += 1
+    return None
+
+
+def _node_kind(type_text: str | None) -> dict[str, Any] | None:
+    """``{"kind": "list"|"tree", "many": bool}`` for a declared type naming a node."""
+    if not type_text:
+        return None
+    hits = [(type_text.find(n), n) for n in NODES if n in type_text]
+    if not hits:
+        return None
+    name = min(hits)[1]
+    many = "[]" in type_text or "Array<" in type_text
+    return {"kind": "list" if name == "ListNode" else "tree", "many": many}
+
+
+def _js_kinds(program: str, fn: str, typescript: bool) -> tuple[list[Any], Any]:
+    """Which of ``fn``'s parameters, and its result, are LeetCode nodes, as the program
+    declares them: TypeScript's annotations, JavaScript's JSDoc (``@param {ListNode} head``,
+    ``@return {TreeNode}``) just before the definition. JavaScript has no parameter types at
+    run time, so this is the one signature read from the text; without a declaration the
+    arguments pass as JSON values."""
+    code = _blank_comments(program)
+    f = re.escape(fn)
+    m = re.search(
+        rf"\bfunction\s*\*?\s*{f}\s*(?:<[^>]*>)?\s*(?=\()"
+        rf"|(?<![\w$.]){f}\s*[:=]\s*(?:async\s+)?(?:function\b[^(]*)?(?=\()"
+        rf"|^[ \t]*(?:(?:public|private|protected|static|async|readonly)\s+)*{f}\s*(?:<[^>]*>)?\s*(?=\()",
+        code,
+        re.M,
+    )
+    if m is None:
+        return [], None
+    split = _js_params(code, m.end())
+    if split is None:
+        return [], None
+    params, after = split
+    names, types = [], []
+    for p in params:
+        p = p.strip().removeprefix("...")
+        name = re.match(r"[A-Za-z_$][\w$]*", p)
+        names.append(name.group(0) if name else "")
+        decl = p.split("=", 1)[0]
+        types.append(decl.split(":", 1)[1] if typescript and ":" in decl else None)
+    ret = None
+    if typescript:
+        r = re.match(r"\s*:\s*([^{=]*)", code[after:])
+        ret = r.group(1) if r else None
+    else:
+        docs = list(re.finditer(r"/\*\*.*?\*/", program[: m.start()], re.S))
+        if docs and re.fullmatch(r"[\s\w$=:]*", program[docs[-1].end() : m.start()]):
+            doc = docs[-1].group(0)
+            declared = dict(
+                (n, t) for t, n in re.findall(r"@param\s*\{([^}]*)\}\s*\[?([A-Za-z_$][\w$]*)", doc)
+            )
+            types = [declared.get(n) for n in names]
+            r = re.search(r"@returns?\s*\{([^}]*)\}", doc)
+            ret = r.group(1) if r else None
+    return [_node_kind(t) for t in types], _node_kind(ret)
+
+
+def _js(program: str, cls: str | None, fn: str, nonce: str, typescript: bool = False) -> str:
     before, after = _harness("call.js").replace("__CR_NONCE__", nonce).split(_JS_AFTER)
+    used, own = _nodes(program, _JS_DEFINES)
+    kinds, ret = _js_kinds(program, fn, typescript)
+    declared = {k["kind"] for k in [*kinds, ret] if k}  # a JSDoc may name what the code never does
+    used |= {n for n in NODES if ("list" if n == "ListNode" else "tree") in declared}
+    if used - own:
+        defs = _TS_NODES if typescript else _JS_NODES
+        before += "// codereward: LeetCode's definitions\n" + "".join(
+            defs[n] for n in NODES if n in used - own
+        )
+    types = ", ".join(f"{n[:-4].lower()}: {n}" for n in NODES if n in used)
+    after = (
+        after.replace("__CR_KINDS__", json.dumps(kinds))
+        .replace("__CR_RET__", json.dumps(ret))
+        .replace("__CR_NODES__", f"{{{types}}}")
+    )
     if cls:
         lookup = (
             f"// @ts-ignore\nif (typeof {cls} === 'function') {{ self = new {cls}(); f = self.{fn}; }}\n"
@@ -333,7 +571,13 @@ class _CType:
 
     def c(self) -> str:
         name = _C_INTS[self.base][0] if self.base in _C_INTS else self.base
+        if name in NODES:
+            name = f"struct {name}"
         return name + "*" * self.stars
+
+    def node(self) -> str | None:
+        """``list`` or ``tree`` for a LeetCode node type (any number of stars)."""
+        return {"ListNode": "list", "TreeNode": "tree"}.get(self.base)
 
 
 def _c_decl_split(param: str) -> tuple[str, str]:
@@ -403,7 +647,8 @@ def _c(program: str, fn: str, nonce: str) -> CallBuild:
     types = [_CType(t) for t, _ in params]
     elem = _CType(ret.base)
     trailing = 0  # LeetCode's returnSize (and returnColumnSizes) after the arguments
-    if ret.stars >= 1 and not (ret.base == "char" and ret.stars == 1):
+    node_ret = ret.node() if ret.stars == 1 else None
+    if ret.stars >= 1 and not (ret.base == "char" and ret.stars == 1) and not node_ret:
         if ret.stars > 2 or elem.scalar() is None:
             return _refuse(f"{fn} returns a type call tests do not convert")
         last = [(t.base, t.stars) for t in types[-2:]]
@@ -425,6 +670,14 @@ def _c(program: str, fn: str, nonce: str) -> CallBuild:
         if t.stars == 0 and t.scalar():
             decls.append(f"{t.c()} {v}; {_c_elem(t, v)}")
             call.append(v)
+        elif t.node() and t.stars == 1:
+            decls.append(f"{t.c()} {v} = cr_dec_{t.node()}();")
+            call.append(v)
+        elif t.node() and t.stars == 2 and is_size(k + 1):
+            decls.append(f"size_t {v}n = cr_list(); {t.c()} {v} = cr_alloc({v}n, sizeof *{v});"
+                         f" for (size_t i = 0; i < {v}n; i++) {v}[i] = cr_dec_{t.node()}();")  # fmt: skip
+            call += [v, f"({types[k + 1].c()}){v}n"]
+            k += 1
         elif (
             t.stars == 1
             and t.base == "char"
@@ -465,6 +718,8 @@ def _c(program: str, fn: str, nonce: str) -> CallBuild:
         body = f'{invoke}; cr_puts("null");'
     elif ret.stars == 0 and ret.scalar():
         body = f"{ret.c()} r = {invoke}; {_c_enc(ret, 'r')}"
+    elif node_ret:
+        body = f"{ret.c()} r = {invoke}; cr_enc_{node_ret}(r);"
     elif ret.stars == 1 and ret.base == "char":
         body = f"char* r = {invoke}; cr_enc_string(r);"
     elif ret.stars == 1 or (ret.stars == 2 and trailing == 1):  # a list (of strings)
@@ -502,5 +757,31 @@ def _c(program: str, fn: str, nonce: str) -> CallBuild:
         "  return 1;",
         "}",
     ])  # fmt: skip
-    harness = _harness("call.c").replace("__CR_NONCE__", nonce) + generated + "\n"
+    harness = _harness("call.c").replace("__CR_NONCE__", nonce)
+    used, own = _nodes(program, r"\bstruct\s+{}\s*\{{")
+    if used:  # the harness declares the program's own definition, or LeetCode's for both
+        code = _COMMENTS.sub(" ", program)
+        defs = {name: _C_NODES[name] for name in used - own}
+        for name in own:
+            found = re.search(rf"\bstruct\s+{name}\s*\{{[^{{}}]*\}}", code)
+            defs[name] = f"{found.group(0) if found else ''};\n"
+        if used - own:
+            program = (
+                "/* codereward: LeetCode's definitions */\n"
+                + "".join(defs[n] for n in NODES if n in used - own)
+                + program
+            )
+        common, list_part, tree_part, _end = _C_NODE_PARTS.split(_harness("call_nodes.c"))
+        harness += "".join(defs[n] for n in NODES if n in used) + common
+        harness += (list_part if "ListNode" in used else "") + (
+            tree_part if "TreeNode" in used else ""
+        )
+    harness += generated + "\n"
     return CallBuild({"main.c": program, "harness.c": harness}, nonce=nonce)
+
+
+_C_NODES = {
+    "ListNode": "struct ListNode {\n  int val;\n  struct ListNode *next;\n};\n",
+    "TreeNode": "struct TreeNode {\n  int val;\n  struct TreeNode *left;\n  struct TreeNode *right;\n};\n",
+}
+_C_NODE_PARTS = re.compile(r"^// ---- (?:ListNode|TreeNode|end) ----\n", re.M)

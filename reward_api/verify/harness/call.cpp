@@ -41,6 +41,15 @@ template <class A, class B> struct is_pair<std::pair<A, B>> : std::true_type {};
 template <class T> struct is_opt : std::false_type {};
 template <class T> struct is_opt<std::optional<T>> : std::true_type {};
 template <class T> struct dependent_false : std::false_type {};
+template <class T> struct is_list_node : std::false_type {};
+template <class T> struct is_tree_node : std::false_type {};
+#ifdef __CR_LIST_NODE
+template <> struct is_list_node<::ListNode*> : std::true_type {};
+#endif
+#ifdef __CR_TREE_NODE
+template <> struct is_tree_node<::TreeNode*> : std::true_type {};
+#endif
+constexpr size_t kMaxNodes = 1u << 22;  // a returned list or tree past this is a cycle or a bomb
 
 inline char tag(In& in) {
   if (in.p >= in.s.size()) throw Bad{"the argument stream ended early"};
@@ -87,6 +96,18 @@ inline std::string str(In& in) {
 }
 
 template <class T> void dec(In& in, T& out);
+
+template <class N> N* node(In& in) {  // by the program's constructor from a value, if it has one
+  std::decay_t<decltype(std::declval<N&>().val)> v{};
+  dec(in, v);
+  if constexpr (std::is_constructible<N, decltype(v)>::value) {
+    return new N(v);
+  } else {
+    N* n = new N();
+    n->val = v;
+    return n;
+  }
+}
 
 template <class T> void dec_int(In& in, T& out) {
   if (kind(in) != 'i') mismatch(in, "an integer");
@@ -170,6 +191,40 @@ template <class T> void dec(In& in, T& out) {
       dec(in, x);
       out = std::move(x);
     }
+  } else if constexpr (is_list_node<T>::value) {  // LeetCode's [1,2,3]
+    out = nullptr;
+    if (kind(in) == 'n') { in.p++; return; }
+    if (kind(in) != 'l') mismatch(in, "a list for a ListNode");
+    in.p++;
+    size_t n = count(in);
+    T* tail = &out;
+    for (size_t i = 0; i < n; i++) {
+      T n = node<std::remove_pointer_t<T>>(in);
+      n->next = nullptr;
+      *tail = n;
+      tail = &n->next;
+    }
+  } else if constexpr (is_tree_node<T>::value) {  // LeetCode's level order, null for no child
+    out = nullptr;
+    if (kind(in) == 'n') { in.p++; return; }
+    if (kind(in) != 'l') mismatch(in, "a list for a TreeNode");
+    in.p++;
+    size_t n = count(in);
+    std::vector<T*> slots{&out};
+    size_t next = 0;
+    for (size_t i = 0; i < n; i++) {
+      if (kind(in) == 'n') {
+        in.p++;
+      } else {
+        if (next >= slots.size()) throw Bad{"the level order places a node under no parent"};
+        T n = node<std::remove_pointer_t<T>>(in);
+        n->left = n->right = nullptr;
+        *slots[next] = n;
+        slots.push_back(&n->left);
+        slots.push_back(&n->right);
+      }
+      next++;
+    }
   } else {
     static_assert(dependent_false<T>::value, "codereward: this parameter type is not supported by call tests");
   }
@@ -248,6 +303,33 @@ template <class T> void enc(std::string& o, const T& v) {
   } else if constexpr (is_opt<T>::value) {
     if (!v) o += "null";
     else enc<typename T::value_type>(o, *v);
+  } else if constexpr (is_list_node<T>::value) {
+    std::unordered_set<const void*> seen;
+    o += '[';
+    for (T n = v; n != nullptr; n = n->next) {
+      if (!seen.insert(n).second || seen.size() > kMaxNodes) throw Bad{"the returned list has a cycle"};
+      if (n != v) o += ',';
+      enc<std::decay_t<decltype(n->val)>>(o, n->val);
+    }
+    o += ']';
+  } else if constexpr (is_tree_node<T>::value) {  // level order, trailing nulls cut
+    std::unordered_set<const void*> seen;
+    std::vector<T> level{v};
+    std::string items;
+    size_t keep = 0;
+    for (size_t i = 0; i < level.size(); i++) {
+      if (i) items += ',';
+      T n = level[i];
+      if (n == nullptr) { items += "null"; continue; }
+      if (!seen.insert(n).second || seen.size() > kMaxNodes) throw Bad{"the returned tree has a cycle or a shared node"};
+      enc<std::decay_t<decltype(n->val)>>(items, n->val);
+      keep = items.size();
+      level.push_back(n->left);
+      level.push_back(n->right);
+    }
+    o += '[';
+    o.append(items, 0, keep);
+    o += ']';
   } else {
     static_assert(dependent_false<T>::value, "codereward: this return type is not supported by call tests");
   }
@@ -312,7 +394,7 @@ template <class Ret, class... A, class F> void call(const std::string& nonce, F&
     o += "null";
   } else {
     const std::decay_t<Ret>& v = std::apply(f, args);
-    enc<std::decay_t<Ret>>(o, v);
+    try { enc<std::decay_t<Ret>>(o, v); } catch (Bad& b) { fail(nonce, "value", b.why); }
   }
   o += '}';
   report(nonce, o);

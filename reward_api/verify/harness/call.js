@@ -14,6 +14,9 @@ const __cr_call___CR_NONCE__ = (function () {
   const byteLength = Buffer.byteLength, exit = process.exit, isFinite = Number.isFinite;
   const mapEach = Map.prototype.forEach, setEach = Set.prototype.forEach;
   const isView = ArrayBuffer.isView, ObjectProto = Object.prototype;
+  const own = Object.getOwnPropertyDescriptor, SetC = Set, has = Set.prototype.has, add = Set.prototype.add;
+  const LINKS = { list: ['next'], tree: ['left', 'right'] };
+  let nodes = { list: null, tree: null };  // LeetCode's node constructors the program names: {list: ListNode, tree: TreeNode}
   function bad(why) { return { __cr_bad: why }; }
   function s(t) {
     let o = '"';
@@ -54,10 +57,56 @@ const __cr_call___CR_NONCE__ = (function () {
       return '{' + parts.join(',') + '}';
     }
     const p = proto(v);
+    if (nodes.list && p === nodes.list.prototype) return encNodes(v, 'list', depth);
+    if (nodes.tree && p === nodes.tree.prototype) return encNodes(v, 'tree', depth);
     if (p !== ObjectProto && p !== null) throw bad('the entry point returned an object of the program\'s class');
     const ks = keys(v);
     for (let i = 0; i < ks.length; i++) parts[parts.length] = s(ks[i]) + ':' + enc(v[ks[i]], depth + 1);
     return '{' + parts.join(',') + '}';
+  }
+  // a list's values, or a tree's level order with null for a missing child and trailing
+  // nulls cut; only own data properties are read (no getter of the program runs)
+  function field(n, name, kind) {
+    const d = own(n, name);
+    if (!d || !('value' in d)) throw bad('a returned ' + kind + ' node has no ' + name + ' value');
+    return d.value;
+  }
+  function encNodes(v, kind, depth) {
+    const seen = new SetC(), level = [v], items = [];
+    let keep = 0;
+    for (let i = 0; i < level.length; i++) {
+      const n = level[i];
+      if (n === null || n === undefined) { items[items.length] = 'null'; continue; }
+      if (typeof n !== 'object' || proto(n) !== nodes[kind].prototype || apply(has, seen, [n]) || seen.size > 4194304)
+        throw bad('the returned ' + kind + ' has a cycle, a shared node or a node of another type');
+      apply(add, seen, [n]);
+      items[items.length] = enc(field(n, 'val', kind), depth + 1);
+      keep = items.length;
+      const links = LINKS[kind];
+      for (let k = 0; k < links.length; k++) level[level.length] = field(n, links[k], kind);
+    }
+    items.length = keep;
+    return '[' + items.join(',') + ']';
+  }
+  function build(x, kind, C, i) {
+    if (x === null) return null;
+    if (!isArray(x)) fail('args', 'argument ' + (i + 1) + ': expected a list for a ' + (kind === 'list' ? 'ListNode' : 'TreeNode'));
+    const made = [];
+    let root = null;
+    for (let k = 0, slot = 0; k < x.length; k++, slot++) {
+      if (kind === 'tree' && x[k] === null) continue;
+      if (slot > (kind === 'list' ? made.length : 2 * made.length))
+        fail('args', 'argument ' + (i + 1) + ': the level order places a node under no parent');
+      const n = new C(x[k]);
+      n.val = x[k];
+      if (kind === 'list') n.next = null;
+      else { n.left = null; n.right = null; }
+      if (slot === 0) root = n;
+      else if (kind === 'list') made[slot - 1].next = n;
+      else made[(slot - 1) >> 1][(slot - 1) % 2 === 0 ? 'left' : 'right'] = n;
+      made[made.length] = n;
+    }
+    return root;
   }
   function report(json) {
     write(3, '__CR_NONCE__' + byteLength(json, 'utf8') + '\n' + json);
@@ -70,12 +119,19 @@ const __cr_call___CR_NONCE__ = (function () {
     if (!isArray(a)) fail('args', 'the arguments are not a list');
     return a;
   }
-  return function (f, self, name) {
+  return function (f, self, name, kinds, ret, types) {
     if (typeof f !== 'function') fail('entry', name);
+    nodes = types;
     const a = args();
+    for (let i = 0; i < a.length && i < kinds.length; i++) {
+      const k = kinds[i];
+      if (!k || !nodes[k.kind]) continue;
+      if (!k.many) a[i] = build(a[i], k.kind, nodes[k.kind], i);
+      else if (isArray(a[i])) for (let j = 0; j < a[i].length; j++) a[i][j] = build(a[i][j], k.kind, nodes[k.kind], i);
+    }
     const v = apply(f, self, a);
     let json;
-    try { json = enc(v, 0); } catch (e) {
+    try { json = (v === null || v === undefined) && ret && !ret.many && nodes[ret.kind] ? '[]' : enc(v, 0); } catch (e) {
       if (e && typeof e === 'object' && typeof e.__cr_bad === 'string') fail('value', e.__cr_bad);
       throw e;
     }
@@ -86,5 +142,5 @@ const __cr_call___CR_NONCE__ = (function () {
 ;(function (call) {
   let self = null, f = undefined;
   __CR_LOOKUP__
-  call(f, self, __CR_MISSING__);
+  call(f, self, __CR_MISSING__, __CR_KINDS__, __CR_RET__, __CR_NODES__);
 })(__cr_call___CR_NONCE__);

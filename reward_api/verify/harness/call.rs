@@ -88,7 +88,7 @@ mod __cr_call {
                 m
             })
         }
-        fn list(&mut self) -> Res<usize> {
+        pub fn list(&mut self) -> Res<usize> {
             if self.kind()? != b'l' {
                 return self.mismatch("a list");
             }
