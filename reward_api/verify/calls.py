@@ -60,9 +60,14 @@ reflection, C from the signature's text), except in JavaScript, whose parameters
 types: there the program's JSDoc (``@param {ListNode} head``, ``@return {TreeNode}``)
 or TypeScript annotations say so, and without them the arguments pass as plain JSON.
 
-Not supported (a clear verdict, never a crash): overloaded C++ or Java methods of the
-entry point's name, a Rust method taking ``self``, node types other than LeetCode's two
-(``Node`` with ``random`` or ``children``), a C structure returned by value.
+Overloads of the entry point's name (a recursive helper ``isSymmetric(a, b)`` beside
+``isSymmetric(root)``): a C++ or Java build is made per argument count of its tests, and
+the overload of that arity is called (C++ by template deduction against the overload set,
+Java by reflection); two overloads of one arity are refused.
+
+Not supported (a clear verdict, never a crash): overloads of a free C++ function, a Rust
+method taking ``self``, node types other than LeetCode's two (``Node`` with ``random`` or
+``children``), a C structure returned by value.
 """
 
 from __future__ import annotations
@@ -108,8 +113,11 @@ def _refuse(why: str) -> CallBuild:
     return CallBuild({}, refused=why)
 
 
-def call_build(language: str, program: str, class_name: str | None, fn_name: str) -> CallBuild:
-    """The program with the harness that calls ``class_name().fn_name`` (or ``fn_name``)."""
+def call_build(
+    language: str, program: str, class_name: str | None, fn_name: str, arity: int | None = None
+) -> CallBuild:
+    """The program with the harness that calls ``class_name().fn_name`` (or ``fn_name``);
+    ``arity`` (the test's argument count) picks among C++ and Java overloads of the name."""
     if not IDENTIFIER.match(fn_name) or (
         class_name is not None and not IDENTIFIER.match(class_name)
     ):
@@ -124,9 +132,11 @@ def call_build(language: str, program: str, class_name: str | None, fn_name: str
     if language == "c":  # no classes: class_name is ignored, as in Go
         return _c(program, fn_name, nonce)
     if language == "cpp":
-        return CallBuild({"main.cpp": _cpp(program, class_name, fn_name, nonce)}, nonce=nonce)
+        return CallBuild(
+            {"main.cpp": _cpp(program, class_name, fn_name, nonce, arity)}, nonce=nonce
+        )
     if language == "java":
-        return _java(program, class_name, fn_name, nonce)
+        return _java(program, class_name, fn_name, nonce, arity)
     if language == "go":
         return CallBuild({"main.go": _go(program, class_name, fn_name, nonce)}, nonce=nonce)
     if language == "rust":
@@ -187,7 +197,35 @@ def _after_preamble(program: str, text: str) -> str:
     return f"{head}{text}{''.join(lines[k:])}"
 
 
-def _cpp(program: str, cls: str | None, fn: str, nonce: str) -> str:
+def _cpp_main(cls: str | None, fn: str, arity: int | None) -> str:
+    """The harness's ``main``: a method of ``cls`` is taken by its pointer; when the name is
+    overloaded (a recursive helper of the same name is common), the overload whose arity is
+    the test's, picked by template deduction against the overload set."""
+    if cls is None:
+        return (
+            'extern "C" int __wrap_main(int, char**, char**) {\n'
+            f'  __cr_call::entry("__CR_NONCE__", &{fn});\n  return 1;\n}}\n'
+        )
+    n = arity if arity is not None and 0 <= arity <= 8 else 0
+    ts = "".join(f", class A{k}" for k in range(n))
+    ps = ", ".join(f"A{k}" for k in range(n))
+    picks = "".join(
+        f"template <class C, class R{ts}> auto __cr_pick(R (C::*f)({ps}){q}) {{ return f; }}\n"
+        for q in ("", " const")
+    )
+    picks += f"template <class R{ts}> auto __cr_pick(R (*f)({ps})) {{ return f; }}\n"
+    return (
+        f"template <class T, class = void> struct __cr_one : std::false_type {{}};\n"
+        f"template <class T> struct __cr_one<T, std::void_t<decltype(&T::{fn})>> : std::true_type {{}};\n"
+        f"{picks}"
+        f"template <class T> void __cr_main() {{\n"
+        f'  if constexpr (__cr_one<T>::value) __cr_call::entry("__CR_NONCE__", &T::{fn});\n'
+        f'  else __cr_call::entry("__CR_NONCE__", __cr_pick(&T::{fn}));\n}}\n'
+        f'extern "C" int __wrap_main(int, char**, char**) {{\n  __cr_main<{cls}>();\n  return 1;\n}}\n'
+    )
+
+
+def _cpp(program: str, cls: str | None, fn: str, nonce: str, arity: int | None = None) -> str:
     from reward_api.verify.languages import defined_macros
 
     if cls is None and re.search(r"\b(?:class|struct)\s+Solution\b", program):
@@ -198,8 +236,8 @@ def _cpp(program: str, cls: str | None, fn: str, nonce: str) -> str:
         program = _after_preamble(program, f"/* codereward: LeetCode's definitions */\n{lines}")
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
     flags = "".join(f"#define __CR_{n[:-4].upper()}_NODE 1\n" for n in NODES if n in used)
-    entry = f"{cls}::{fn}" if cls else fn
-    harness = _harness("call.cpp").replace("__CR_NONCE__", nonce).replace("__CR_ENTRY__", entry)
+    harness = _harness("call.cpp").replace("__CR_MAIN__", _cpp_main(cls, fn, arity))
+    harness = harness.replace("__CR_NONCE__", nonce)
     return f"{program}\n\n/* codereward: the harness sees the language, not the program's macros */\n{undefs}\n{flags}{harness}"
 
 
@@ -217,7 +255,9 @@ _JAVA_NODES = {
 }
 
 
-def _java(program: str, cls: str | None, fn: str, nonce: str) -> CallBuild:
+def _java(
+    program: str, cls: str | None, fn: str, nonce: str, arity: int | None = None
+) -> CallBuild:
     from reward_api.verify.languages import _java_main_class
 
     if cls is not None:
@@ -230,6 +270,7 @@ def _java(program: str, cls: str | None, fn: str, nonce: str) -> CallBuild:
         .replace("__CR_CLASS__", name)
         .replace("__CR_NONCE__", nonce)
         .replace("__CR_FN__", fn)
+        .replace("__CR_ARITY__", str(arity if arity is not None else -1))
         .replace("__CR_CLASSES__", ", ".join(json.dumps(c) for c in dict.fromkeys(classes)))
     )
     files = {f"{_java_main_class(program)}.java": program, f"{name}.java": harness}

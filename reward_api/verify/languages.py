@@ -369,11 +369,14 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     raise ValueError(f"no build for language {language!r}")
 
 
-def call_unit(language: str, program: str, class_name: str | None, fn_name: str) -> Unit:
-    """The program with the harness that calls its entry point (``reward_api.verify.calls``)."""
+def call_unit(
+    language: str, program: str, class_name: str | None, fn_name: str, arity: int | None = None
+) -> Unit:
+    """The program with the harness that calls its entry point (``reward_api.verify.calls``;
+    ``arity``: its tests' argument count, which picks among overloads)."""
     from reward_api.verify import calls
 
-    built = calls.call_build(language, program, class_name, fn_name)
+    built = calls.call_build(language, program, class_name, fn_name, arity)
     if built.refused is not None:
         return Unit(language, {}, (), refused=built.refused)
     if language == "java":
@@ -484,7 +487,7 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
     units: list[Unit] = []
     which: list[int] = []
     stdio: int | None = None
-    entries: dict[tuple[str | None, str], int] = {}  # call tests of one entry share a build
+    entries: dict[tuple[str | None, str, int], int] = {}  # call tests of one entry share a build
     for i in indices:
         test = problem.tests[i]
         if isinstance(test, StdioTest):
@@ -497,7 +500,7 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
             which.append(len(units))
             units.append(assert_unit(problem.language, program, code))
         else:
-            entry = (test.class_name, test.fn_name)
+            entry = (test.class_name, test.fn_name, len(test.args))  # arity: among overloads
             if entry not in entries:
                 entries[entry] = len(units)
                 units.append(call_unit(problem.language, program, *entry))

@@ -3,7 +3,7 @@
 linked list, a level order a binary tree, and a returned node is encoded back by the
 harness (a cycle or a shared node is a wrong answer, never a hang); LeetCode's definition
 is added when the program keeps it in a comment, and the program's own is used when it
-defines one.
+defines one. An overloaded C++ or Java entry point is called by the tests' arity.
 
 Needs root, bwrap and the language roots (``make runtimes``); skips without them outside CI.
 """
@@ -505,3 +505,46 @@ def test_a_java_node_class_is_added_only_when_the_program_uses_it_without_one(
 ) -> None:
     files = calls.call_build(language, program, None, "f").files
     assert {f for f in files if f in ("ListNode.java", "TreeNode.java")} == added
+
+
+OVERLOADED = {
+    "cpp": """#include <bits/stdc++.h>
+using namespace std;
+class Solution {
+public:
+    bool isSymmetric(TreeNode* root) { return !root || isSymmetric(root->left, root->right); }
+    bool isSymmetric(TreeNode* a, TreeNode* b) {
+        if (!a || !b) return a == b;
+        return a->val == b->val && isSymmetric(a->left, b->right) && isSymmetric(a->right, b->left);
+    }
+    int sum(const vector<int>& v) const { return accumulate(v.begin(), v.end(), 0); }
+    int sum(const vector<int>& v, int k) const { return accumulate(v.begin(), v.end(), 0) * k; }
+};
+""",
+    "java": """class Solution {
+    public boolean isSymmetric(TreeNode root) { return root == null || isSymmetric(root.left, root.right); }
+    private boolean isSymmetric(TreeNode a, TreeNode b) {
+        if (a == null || b == null) return a == b;
+        return a.val == b.val && isSymmetric(a.left, b.right) && isSymmetric(a.right, b.left);
+    }
+    public int sum(int[] v) { int s = 0; for (int x : v) s += x; return s; }
+    public int sum(int[] v, int k) { return sum(v) * k; }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(OVERLOADED))
+def test_an_overloaded_entry_point_is_called_by_the_tests_arity(
+    verifier: Verifier, language: str
+) -> None:
+    """A recursive helper of the entry point's name (LeetCode's isSymmetric) and a public
+    overload: each test calls the overload its argument count names, const or not."""
+    _needs(language)
+    cases = [("isSymmetric", [[1, 2, 2, 3, 4, 4, 3]], True),
+             ("isSymmetric", [[1, 2, 2, None, 3, None, 3]], False),
+             ("sum", [[1, 2, 3]], 6), ("sum", [[1, 2, 3], 2], 12), ("sum", [[1, 2, 3], 2], 6)]  # fmt: skip
+    tests = [{"type": "call", "fn_name": f, "class_name": "Solution", "args": a, "output": o}
+             for f, a, o in cases]  # fmt: skip
+    result = run(verifier, {"language": language, "tests": tests}, OVERLOADED[language])
+    assert [t.verdict for t in result.tests] == [Verdict.accepted] * 4 + [Verdict.wrong_answer]

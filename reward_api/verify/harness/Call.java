@@ -7,6 +7,7 @@ class __CR_CLASS__ {
     static final String NONCE = "__CR_NONCE__";
     static final String[] CLASSES = {__CR_CLASSES__};
     static final String FN = "__CR_FN__";
+    static final int ARITY = __CR_ARITY__;
 
     static final class Bad extends Exception {
         Bad(String why) { super(why, null, false, false); }
@@ -371,13 +372,19 @@ class __CR_CLASS__ {
             } catch (ClassNotFoundException e) {
                 continue;
             }
-            for (java.lang.reflect.Method x : c.getDeclaredMethods()) {
-                if (!x.getName().equals(FN) || x.isSynthetic()) continue;
-                if (m != null && owner == c) { fail("entry", "more than one method " + FN + " in class " + name); }
-                m = x;
-                owner = c;
+            java.util.ArrayList<java.lang.reflect.Method> named = new java.util.ArrayList<>();
+            for (java.lang.reflect.Method x : c.getDeclaredMethods())
+                if (x.getName().equals(FN) && !x.isSynthetic()) named.add(x);
+            if (named.size() > 1) {  // overloads (a recursive helper of the same name): the test's arity
+                named.removeIf(x -> x.getParameterCount() != ARITY);
+                if (named.size() != 1)
+                    fail("entry", "more than one method " + FN + " in class " + name + " takes " + ARITY + " arguments");
             }
-            if (m != null) break;
+            if (!named.isEmpty()) {
+                m = named.get(0);
+                owner = c;
+                break;
+            }
         }
         if (m == null) {
             fail("entry", "no method " + FN + " in class " + String.join(" or ", CLASSES));

@@ -411,7 +411,4 @@ template <class C, class Ret, class... A> void entry(const std::string& nonce, R
 }
 }  // namespace __cr_call
 
-extern "C" int __wrap_main(int, char**, char**) {
-  __cr_call::entry("__CR_NONCE__", &__CR_ENTRY__);
-  return 1;
-}
+__CR_MAIN__
