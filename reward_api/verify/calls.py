@@ -65,9 +65,17 @@ Overloads of the entry point's name (a recursive helper ``isSymmetric(a, b)`` be
 the overload of that arity is called (C++ by template deduction against the overload set,
 Java by reflection); two overloads of one arity are refused.
 
-Not supported (a clear verdict, never a crash): overloads of a free C++ function, a Rust
-method taking ``self``, node types other than LeetCode's two (``Node`` with ``random`` or
-``children``), a C structure returned by value.
+A method a class inherits is called on a fresh instance of the named class (C++: ``new
+T()`` for the class named, not the base the member pointer belongs to; Java: the class's
+superclasses are searched). A void method answers ``null``. A C or C++ program with no
+``#include`` at all is a LeetCode snippet and gets the headers LeetCode's judge puts
+before it (``_INCLUDE``).
+
+Not supported (a clear verdict, never a crash): overloads of a free C++ function, default
+arguments of a C++ entry point (its arity is its pointer's), a Rust method taking
+``self``, node types other than LeetCode's two (``Node`` with ``random`` or
+``children``), a C structure returned by value. Call tests compare the returned value
+only: an in-place problem (LeetCode's ``void`` ones) needs an assert test.
 """
 
 from __future__ import annotations
@@ -172,7 +180,12 @@ _CPP_NODES = {
     "  TreeNode(int x) : val(x), left(nullptr), right(nullptr) {}\n"
     "  TreeNode(int x, TreeNode* left, TreeNode* right) : val(x), left(left), right(right) {}\n};\n",
 }
-_PREAMBLE_LINE = re.compile(r"\s*(?:$|#|//|using\s)")
+_PREAMBLE_LINE = re.compile(
+    r"\s*(?:$|#|//|using\s+(?:namespace\s+)?[\w:]+\s*;\s*(?://.*|/\*.*\*/\s*)?$)"
+)
+"""A line that may come before LeetCode's definitions: blank, a directive, a line comment,
+``using namespace std;`` or ``using std::vector;`` (an alias ``using P = pair<TreeNode*,
+int>;`` may name a node, so the definitions go before it)."""
 
 
 def _after_preamble(program: str, text: str) -> str:
@@ -184,8 +197,12 @@ def _after_preamble(program: str, text: str) -> str:
         bare = line.lstrip()
         if in_comment:
             in_comment = "*/" not in line
+            if not in_comment and line.split("*/", 1)[1].strip():
+                break  # code after the comment on its line
         elif bare.startswith("/*"):
             in_comment = "*/" not in bare[2:]
+            if not in_comment and bare[2:].split("*/", 1)[1].strip():
+                break
         elif not continued and not _PREAMBLE_LINE.match(line):
             break
         continued = line.rstrip("\r\n").endswith("\\")
@@ -195,6 +212,17 @@ def _after_preamble(program: str, text: str) -> str:
     if head and not head.endswith("\n"):
         head += "\n"
     return f"{head}{text}{''.join(lines[k:])}"
+
+
+_INCLUDE = re.compile(r"^\s*#\s*include\b", re.M)
+"""A program with no ``#include`` at all is a LeetCode snippet, which LeetCode's judge
+compiles after its own headers (C++: ``<bits/stdc++.h>`` and ``using namespace std;``; C:
+the standard headers); a call build adds the same, and nothing to a program that includes
+anything itself."""
+_C_HEADERS = "".join(
+    f"#include <{h}.h>\n"
+    for h in ("ctype", "limits", "math", "stdbool", "stdint", "stdio", "stdlib", "string")
+)
 
 
 def _cpp_main(cls: str | None, fn: str, arity: int | None) -> str:
@@ -219,8 +247,8 @@ def _cpp_main(cls: str | None, fn: str, arity: int | None) -> str:
         f"template <class T> struct __cr_one<T, std::void_t<decltype(&T::{fn})>> : std::true_type {{}};\n"
         f"{picks}"
         f"template <class T> void __cr_main() {{\n"
-        f'  if constexpr (__cr_one<T>::value) __cr_call::entry("__CR_NONCE__", &T::{fn});\n'
-        f'  else __cr_call::entry("__CR_NONCE__", __cr_pick(&T::{fn}));\n}}\n'
+        f'  if constexpr (__cr_one<T>::value) __cr_call::method<T>("__CR_NONCE__", &T::{fn});\n'
+        f'  else __cr_call::method<T>("__CR_NONCE__", __cr_pick(&T::{fn}));\n}}\n'
         f'extern "C" int __wrap_main(int, char**, char**) {{\n  __cr_main<{cls}>();\n  return 1;\n}}\n'
     )
 
@@ -230,6 +258,8 @@ def _cpp(program: str, cls: str | None, fn: str, nonce: str, arity: int | None =
 
     if cls is None and re.search(r"\b(?:class|struct)\s+Solution\b", program):
         cls = "Solution"
+    if not _INCLUDE.search(_COMMENTS.sub(" ", program)):  # a LeetCode snippet: its judge's headers
+        program = "#include <bits/stdc++.h>\nusing namespace std;\n" + program
     used, own = _nodes(program, r"\b(?:struct|class)\s+{}\s*(?:final\s*)?[{{:]")
     if used - own:
         lines = "".join(_CPP_NODES[n] for n in NODES if n in used - own)
@@ -680,6 +710,8 @@ def _c_signature(program: str, fn: str) -> tuple[str, list[tuple[str, str]]] | s
 
 
 def _c(program: str, fn: str, nonce: str) -> CallBuild:
+    if not _INCLUDE.search(_COMMENTS.sub(" ", program)):
+        program = _C_HEADERS + program
     sig = _c_signature(program, fn)
     if isinstance(sig, str):
         return _refuse(sig)
@@ -690,11 +722,13 @@ def _c(program: str, fn: str, nonce: str) -> CallBuild:
     trailing = 0  # LeetCode's returnSize (and returnColumnSizes) after the arguments
     node_ret = ret.node() if ret.stars == 1 else None
     if ret.stars >= 1 and not (ret.base == "char" and ret.stars == 1) and not node_ret:
-        if ret.stars > 2 or elem.scalar() is None:
+        nodes = ret.stars == 2 and ret.node() is not None  # an array of lists or trees
+        if ret.stars > 2 or (elem.scalar() is None and not nodes):
             return _refuse(f"{fn} returns a type call tests do not convert")
         last = [(t.base, t.stars) for t in types[-2:]]
         trailing = 2 if last == [("int", 1), ("int", 2)] else 1 if last[-1:] == [("int", 1)] else 0
-        if trailing == 0 or (ret.stars == 2 and ret.base != "char" and trailing != 2):
+        grid = ret.stars == 2 and ret.base != "char" and not nodes
+        if trailing == 0 or (grid and trailing != 2) or (nodes and trailing != 1):
             return _refuse(f"{fn} returns an array without LeetCode's returnSize parameters")
     decls: list[str] = []
     call: list[str] = []
@@ -763,8 +797,10 @@ def _c(program: str, fn: str, nonce: str) -> CallBuild:
         body = f"{ret.c()} r = {invoke}; cr_enc_{node_ret}(r);"
     elif ret.stars == 1 and ret.base == "char":
         body = f"char* r = {invoke}; cr_enc_string(r);"
-    elif ret.stars == 1 or (ret.stars == 2 and trailing == 1):  # a list (of strings)
-        one = "cr_enc_string(r[i]);" if ret.stars == 2 else _c_enc(elem, "r[i]")
+    elif ret.stars == 1 or (ret.stars == 2 and trailing == 1):  # a list (of strings or nodes)
+        one = _c_enc(elem, "r[i]")
+        if ret.stars == 2:
+            one = f"cr_enc_{ret.node()}(r[i]);" if ret.node() else "cr_enc_string(r[i]);"
         body = (f'{ret.c()} r = {invoke}; if (!r) cr_rs = 0; cr_puts("[");'
                 f' for (int i = 0; i < cr_rs; i++) {{ if (i) cr_puts(","); {one} }}'
                 ' cr_puts("]");')  # fmt: skip

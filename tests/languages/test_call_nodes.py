@@ -548,3 +548,181 @@ def test_an_overloaded_entry_point_is_called_by_the_tests_arity(
              for f, a, o in cases]  # fmt: skip
     result = run(verifier, {"language": language, "tests": tests}, OVERLOADED[language])
     assert [t.verdict for t in result.tests] == [Verdict.accepted] * 4 + [Verdict.wrong_answer]
+
+
+# found by an attack on the harness (each mis-graded an honest program before its fix)
+SPLIT = {  # LeetCode 725: a list of lists, null parts among them
+    "java": """class Solution {
+    public ListNode[] splitListToParts(ListNode head, int k) {
+        int n = 0; for (ListNode c = head; c != null; c = c.next) n++;
+        ListNode[] out = new ListNode[k];
+        ListNode cur = head;
+        for (int i = 0; i < k && cur != null; i++) {
+            out[i] = cur;
+            int size = n / k + (i < n % k ? 1 : 0);
+            for (int j = 1; j < size; j++) cur = cur.next;
+            ListNode nx = cur.next; cur.next = null; cur = nx;
+        }
+        return out;
+    }
+}
+""",
+    "javascript": """/**
+ * @param {ListNode} head
+ * @param {number} k
+ * @return {ListNode[]}
+ */
+var splitListToParts = function(head, k) {
+    let n = 0; for (let c = head; c; c = c.next) n++;
+    const out = new Array(k).fill(null);
+    let cur = head;
+    for (let i = 0; i < k && cur; i++) {
+        out[i] = cur;
+        const size = Math.floor(n / k) + (i < n % k ? 1 : 0);
+        for (let j = 1; j < size; j++) cur = cur.next;
+        const nx = cur.next; cur.next = null; cur = nx;
+    }
+    return out;
+};
+""",
+    "c": """struct ListNode** splitListToParts(struct ListNode* head, int k, int* returnSize) {
+    int n = 0; for (struct ListNode* c = head; c; c = c->next) n++;
+    struct ListNode** out = calloc(k, sizeof *out);
+    struct ListNode* cur = head;
+    for (int i = 0; i < k && cur; i++) {
+        out[i] = cur;
+        int size = n / k + (i < n % k ? 1 : 0);
+        for (int j = 1; j < size; j++) cur = cur->next;
+        struct ListNode* nx = cur->next; cur->next = NULL; cur = nx;
+    }
+    *returnSize = k;
+    return out;
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(SPLIT))
+def test_null_nodes_in_a_returned_array_are_empty_lists(verifier: Verifier, language: str) -> None:
+    """``[[1],[2],[3],[],[]]``: Java and JavaScript encoded the null parts as null; C refused
+    a ``struct ListNode**`` result (and its snippet has no includes: LeetCode's headers)."""
+    _needs(language)
+    tests = [
+        {"type": "call", "fn_name": "splitListToParts", "args": [[1, 2, 3], 5],
+         "output": [[1], [2], [3], [], []]},
+        {"type": "call", "fn_name": "splitListToParts", "args": [[1, 2, 3, 4], 2],
+         "output": [[1, 2], [3, 4]]},
+        {"type": "call", "fn_name": "splitListToParts", "args": [[1, 2, 3], 4],
+         "output": [[1], [2], [3], None]},
+    ]  # fmt: skip
+    result = run(verifier, {"language": language, "tests": tests}, SPLIT[language])
+    got = [t.verdict for t in result.tests]
+    assert got == [Verdict.accepted] * 2 + [Verdict.wrong_answer], result.tests
+
+
+IN_PLACE = {  # LeetCode's in-place problems answer nothing: null
+    "java": "class Solution { public void sortColors(int[] nums) { java.util.Arrays.sort(nums); } }",
+    "cpp": "class Solution {\npublic:\n    void sortColors(vector<int>& nums) { sort(nums.begin(), nums.end()); }\n};\n",
+    "c": "static int cmp(const void* a, const void* b) { return *(const int*)a - *(const int*)b; }\n"
+    "void sortColors(int* nums, int numsSize) { qsort(nums, numsSize, sizeof(int), cmp); }\n",
+    "rust": "impl Solution {\n    pub fn sort_colors(nums: &mut Vec<i32>) { nums.sort(); }\n}\n",
+    "go": 'package main\n\nimport "sort"\n\nfunc sortColors(nums []int) { sort.Ints(nums) }\n',
+    "javascript": "var sortColors = function(nums) { nums.sort(); };\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(IN_PLACE))
+def test_an_entry_point_that_returns_nothing_answers_null(
+    verifier: Verifier, language: str
+) -> None:
+    """Java wrote ``{"ok":}`` for a void method (a malformed answer, so every in-place
+    problem failed); Rust takes ``&mut Vec``; C++ and C snippets without includes get
+    LeetCode's headers."""
+    _needs(language)
+    fn = "sort_colors" if language == "rust" else "sortColors"
+    tests = [{"type": "call", "fn_name": fn, "args": [[2, 0, 1]], "output": None},
+             {"type": "call", "fn_name": fn, "args": [[2, 0, 1]], "output": [0, 1, 2]}]  # fmt: skip
+    result = run(verifier, {"language": language, "tests": tests}, IN_PLACE[language])
+    assert [t.verdict for t in result.tests] == [Verdict.accepted, Verdict.wrong_answer], (
+        result.tests
+    )
+
+
+INHERITED = {
+    "cpp": """#include <bits/stdc++.h>
+using namespace std;
+class Base {
+public:
+    virtual int weight() { return 0; }
+    int solve(vector<int>& a) { int s = 0; for (int x : a) s += x * weight(); return s; }
+};
+class Solution : public Base {
+public:
+    int weight() override { return 1; }
+};
+""",
+    "java": """class Base {
+    int weight() { return 0; }
+    public int solve(int[] a) { int s = 0; for (int x : a) s += x * weight(); return s; }
+}
+class Solution extends Base {
+    @Override int weight() { return 1; }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(INHERITED))
+def test_an_inherited_entry_point_is_called_on_the_named_class(
+    verifier: Verifier, language: str
+) -> None:
+    """``Solution`` inherits ``solve`` from ``Base`` and overrides what it calls: the harness
+    made a Base (C++ from the member pointer's class, Java from the declaring class)."""
+    _needs(language)
+    tests = [{"type": "call", "fn_name": "solve", "args": [[1, 2, 3]], "output": 6}]
+    result = run(verifier, {"language": language, "tests": tests}, INHERITED[language])
+    assert result.accepted, result.tests
+
+
+def test_an_alias_naming_a_node_comes_after_leetcodes_definitions(verifier: Verifier) -> None:
+    """``using Item = pair<TreeNode*, int>;`` was taken for the preamble, and LeetCode's
+    TreeNode went after it."""
+    _needs("cpp")
+    tests = [{"type": "call", "fn_name": "maxDepth", "args": [[3, 9, 20, None, None, 15, 7]],
+              "output": 3}]  # fmt: skip
+    result = run(verifier, {"language": "cpp", "tests": tests}, USING_ALIAS)
+    assert result.accepted, result.tests
+
+
+USING_ALIAS = """#include <bits/stdc++.h>
+using namespace std;
+using Item = pair<TreeNode*, int>;
+class Solution {
+public:
+    int maxDepth(TreeNode* root) {
+        if (!root) return 0;
+        int best = 0;
+        vector<Item> st{{root, 1}};
+        while (!st.empty()) {
+            auto [n, d] = st.back(); st.pop_back();
+            best = max(best, d);
+            if (n->left) st.push_back({n->left, d + 1});
+            if (n->right) st.push_back({n->right, d + 1});
+        }
+        return best;
+    }
+};
+"""
+
+
+@pytest.mark.parametrize(
+    ("program", "before"),
+    [
+        ("using namespace std; class Solution { ListNode* f(ListNode* h) { return h; } };\n", ""),
+        ("#include <vector>\n/* a */ int x; ListNode* f(ListNode* h) { return h; }\n", "#include <vector>\n"),
+        ("#include <vector>\nusing std::vector; // v\n/*\n x */\nListNode* f(ListNode* h);\n",
+         "#include <vector>\nusing std::vector; // v\n/*\n x */\n"),
+    ],
+)  # fmt: skip
+def test_leetcodes_definitions_go_before_the_first_line_of_code(program: str, before: str) -> None:
+    assert calls._after_preamble(program, "DEFS\n") == before + "DEFS\n" + program[len(before) :]

@@ -403,11 +403,16 @@ template <class Ret, class... A, class F> void call(const std::string& nonce, F&
 template <class Ret, class... A> void entry(const std::string& nonce, Ret (*f)(A...)) {
   call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return f(a...); });
 }
-template <class C, class Ret, class... A> void entry(const std::string& nonce, Ret (C::*f)(A...)) {
-  call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new C())->*f)(a...); });
+// a method, called on a fresh T (the named class: the pointer's class C may be a base it
+// inherits the method from), or a static one
+template <class T, class C, class Ret, class... A> void method(const std::string& nonce, Ret (C::*f)(A...)) {
+  call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); });
 }
-template <class C, class Ret, class... A> void entry(const std::string& nonce, Ret (C::*f)(A...) const) {
-  call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new C())->*f)(a...); });
+template <class T, class C, class Ret, class... A> void method(const std::string& nonce, Ret (C::*f)(A...) const) {
+  call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); });
+}
+template <class T, class Ret, class... A> void method(const std::string& nonce, Ret (*f)(A...)) {
+  entry(nonce, f);
 }
 }  // namespace __cr_call
 

@@ -108,6 +108,14 @@ const __cr_call___CR_NONCE__ = (function () {
     }
     return root;
   }
+  // the result: a null node, alone or in a declared list of them, is LeetCode's []
+  function encResult(v, ret) {
+    if (!ret || !nodes[ret.kind] || !(ret.many ? isArray(v) : v === null || v === undefined)) return enc(v, 0);
+    if (!ret.many) return '[]';
+    const parts = [];
+    for (let i = 0; i < v.length; i++) parts[parts.length] = v[i] === null || v[i] === undefined ? '[]' : enc(v[i], 1);
+    return '[' + parts.join(',') + ']';
+  }
   function report(json) {
     write(3, '__CR_NONCE__' + byteLength(json, 'utf8') + '\n' + json);
     exit(0);
@@ -131,7 +139,7 @@ const __cr_call___CR_NONCE__ = (function () {
     }
     const v = apply(f, self, a);
     let json;
-    try { json = (v === null || v === undefined) && ret && !ret.many && nodes[ret.kind] ? '[]' : enc(v, 0); } catch (e) {
+    try { json = encResult(v, ret); } catch (e) {
       if (e && typeof e === 'object' && typeof e.__cr_bad === 'string') fail('value', e.__cr_bad);
       throw e;
     }

@@ -257,14 +257,15 @@ mod __cr_call {
             Ok(::std::boxed::Box::leak(<Vec<T> as Dec>::dec(i)?.into_boxed_slice()))
         }
     }
-    impl<T: Dec> Dec for &'static Vec<T> {
+    impl<T: Dec> Dec for &'static T {
         fn dec(i: &mut In) -> Res<Self> {
-            Ok(::std::boxed::Box::leak(::std::boxed::Box::new(<Vec<T> as Dec>::dec(i)?)))
+            Ok(::std::boxed::Box::leak(::std::boxed::Box::new(<T as Dec>::dec(i)?)))
         }
     }
-    impl<T: Dec> Dec for &'static mut Vec<T> {
+    // LeetCode's in-place signatures: &mut Vec<i32>, &mut Vec<Vec<char>>, &mut Option<Rc<..>>
+    impl<T: Dec> Dec for &'static mut T {
         fn dec(i: &mut In) -> Res<Self> {
-            Ok(::std::boxed::Box::leak(::std::boxed::Box::new(<Vec<T> as Dec>::dec(i)?)))
+            Ok(::std::boxed::Box::leak(::std::boxed::Box::new(<T as Dec>::dec(i)?)))
         }
     }
     impl<T: Enc + ?Sized> Enc for &T {
