@@ -68,6 +68,7 @@ read its descriptors or memory) and is the namespace's init (it cannot be signal
 Children raise their own ``oom_score_adj`` so the kernel kills them, not the runner.
 """
 
+import atexit
 import base64
 import builtins
 import collections
@@ -1842,6 +1843,24 @@ def _std_streams():
     sys.__stdin__, sys.__stdout__, sys.__stderr__ = sys.stdin, sys.stdout, sys.stderr
 
 
+def _interpreter_exit():
+    """What CPython does when a program ends (returns, raises or calls ``sys.exit``) before
+    it flushes: wait for the program's non-daemon threads (``threading._shutdown``), then
+    run its ``atexit`` handlers. A stdio program that starts its work in a thread and never
+    joins it (the Codeforces idiom ``threading.Thread(target=main).start()``) prints its
+    answer only then. ``os._exit`` skips both, as in CPython."""
+    threading = sys.modules.get("threading")
+    if threading is not None:
+        try:
+            threading._shutdown()
+        except BaseException:
+            pass
+    try:
+        atexit._run_exitfuncs()
+    except BaseException:
+        pass
+
+
 def _flush():
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -1875,6 +1894,7 @@ def _child_main(job, test):
     _write, _exit = os.write, os._exit
     if test.get("argv"):
         _exec(test)
+    atexit._clear()  # the runner's own handlers are not the program's
     try:
         os.chdir(test.get("cwd") or "/tmp")
         sys.set_int_max_str_digits(_INT_DIGITS)  # the program's Python, as plain Python's
@@ -1888,7 +1908,10 @@ def _child_main(job, test):
         trusted = _own_classes(ns)
         program = job.get("_program_code") or compile(job["program"], "<solution>", "exec")
         if kind == "stdio":
-            exec(program, ns)
+            try:
+                exec(program, ns)
+            finally:
+                _interpreter_exit()
         else:
             if test.get("peer"):
                 callee = Callee(ns, trusted, PEER_FD, PEER_FD)

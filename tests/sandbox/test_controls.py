@@ -173,6 +173,28 @@ def test_threads_are_allowed(verifier):
     assert run(verifier, problem, code).accepted
 
 
+def test_a_stdio_program_that_never_joins_its_thread_is_judged_on_its_whole_output(verifier):
+    # The Codeforces idiom: raise the recursion limit and stack size, start the work in a
+    # thread, never join it. CPython waits for non-daemon threads at exit, so the answer
+    # is printed after the module ends; it must be judged on it.
+    code = (
+        "import sys, threading, time\n"
+        "sys.setrecursionlimit(10000)\nthreading.stack_size(1 << 24)\n"
+        "def main():\n    time.sleep(0.2)\n    a, b = map(int, input().split())\n    print(a + b)\n"
+        "threading.Thread(target=main).start()\n"
+    )
+    assert run(verifier, ADD_STDIO, code).accepted
+
+
+def test_a_stdio_programs_exit_handlers_run_as_in_cpython(verifier):
+    # atexit handlers run after the module ends (and after sys.exit), not after os._exit.
+    problem = {"tests": [{"type": "stdio", "input": "", "output": "1\n2\n"}]}
+    ok = "import atexit, sys\natexit.register(print, 2)\nprint(1)\nsys.exit(0)\n"
+    skipped = "import atexit, os, sys\natexit.register(print, 2)\nprint(1)\nsys.stdout.flush()\nos._exit(0)\n"
+    assert run(verifier, problem, ok).accepted
+    assert run(verifier, problem, skipped).verdict.value == "wrong_answer"
+
+
 def test_syntax_error_runs_nothing(verifier):
     result = run(verifier, ADD_CALL, "def add(a, b) return a + b")
     assert result.verdict.value == "syntax_error" and result.passed == 0
