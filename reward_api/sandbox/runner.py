@@ -37,7 +37,9 @@ candidate's child that runners and host forward without parsing. Ops:
   with ``pass_channel`` gets a pipe at fd 3 whose bytes come back as ``pass_channel`` (the
   harness's completion report, or a call test's JSON result behind it, checked on the
   host against the build's nonce; at most ``max_output_bytes``, as stdout); a test
-  with ``args`` and ``files`` runs its build with those arguments and files (a problem's
+  with ``nonce`` gets it on a pipe at fd 4, written and closed before the fork, for a
+  harness that reads it before any program code runs (so no file of the build holds it);
+  a test with ``args`` and ``files`` runs its build with those arguments and files (a problem's
   checker, in a cell that holds no candidate code: ``reward_api.verify.checkers``). The
   answer adds ``builds``: per build ``ok``, ``time_s``, the compiler's ``output`` (tail),
   ``limit``, and on request the packed ``artifact``.
@@ -1884,6 +1886,7 @@ def _exit_code(code):
 CALL_R, CALL_W = 3, 4  # the test child's call channel (requests in, replies out)
 PASS_FD = 3  # an exec'd test's completion report or call result (it has no call channel)
 PEER_FD = 5  # a socket straight to the other side's child (the process backend passes one)
+NONCE_FD = 4  # an exec'd assert test's nonce, for its harness to read before the program runs
 _INT_DIGITS = sys.get_int_max_str_digits()  # CPython's default, before main() lifts it
 
 
@@ -1999,6 +2002,13 @@ class _Child:
             self.r_pass, w_pass = os.pipe()
             plumbing.append((w_pass, PASS_FD))
             theirs.append(w_pass)
+        nonce = test.get("nonce")
+        if nonce and not call_channel:  # read once by the harness: never in the build's files
+            r_nonce, w_nonce = os.pipe()
+            os.write(w_nonce, str(nonce).encode("ascii"))
+            os.close(w_nonce)
+            plumbing.append((r_nonce, NONCE_FD))
+            theirs.append(r_nonce)
         self.t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:

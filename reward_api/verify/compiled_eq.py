@@ -640,9 +640,11 @@ JS_PARAMS = ("require", "undefined", "NaN", "Infinity", "Object", "Array", "Stri
 """The names the test's function takes as parameters, bound to the real ones: a program
 that declares its own ``JSON`` or ``Object`` at the top of the module shadows them for
 itself, not for the test."""
-_JS_IMPORT = re.compile(r"^[ \t]*(?:import|declare)\b[^\n]*$", re.M)
-"""A TypeScript test's lines that must stay at the module's top level: imports and
-ambient declarations (MultiPL-E's ``declare var require: any;``)."""
+_JS_IMPORT = re.compile(r"^[ \t]*(?:import\s*\{[^{}]*\}[^\n]*|(?:import|declare)\b[^\n]*)$", re.M)
+"""A TypeScript test's lines that must stay at the module's top level: imports (a named
+import's braces may span lines) and ambient declarations (MultiPL-E's ``declare var
+require: any;``)."""
+_JS_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _JS_OWN_REQUIRE = re.compile(
     r"(?:\bfunction\s*\*?\s*|\b(?:var|let|const|class)\s+|\bimport\s+)require\b"
     r"|\brequire\s*=[^=]"
@@ -673,7 +675,7 @@ def _ts_import_as_const(line: str) -> str | None:
     """A TypeScript import line as a ``const`` the test's function can hold, bound through
     the test's own ``require`` (what tsc compiles the import to, with its type); None for a
     form kept at the top level (a default or side-effect import, ``import type``)."""
-    text = line.strip()
+    text = _JS_COMMENT.sub(" ", line).strip()
     for pattern in (_TS_STAR_IMPORT, _TS_EQ_IMPORT):
         m = pattern.fullmatch(text)
         if m:
@@ -722,14 +724,21 @@ def js_untrusted(program: str) -> str | None:
     return None
 
 
-def js_prelude(a: str, b: str, modules: list[str] | tuple[str, ...] = ()) -> str:
+def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     """``cr_pre.js``: freezes the assertion libraries and ``console`` (a failed
     ``console.assert`` throws), makes the existing methods of the builtins the test may
     compare with read-only (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
     changes nothing), and defines ``__cr_run``, which runs the one function whose source
     text is the unit's last ``__cr_run(...)`` argument (so the program cannot pass its own),
-    once, with the real builtins, and writes the report on fd 3 when it returned (held as
-    two arrays whose XOR it is, ``a`` and ``b``: the file has no report to find).
+    once, with the real builtins, and writes the report on fd 3 when it returned. The
+    report is the nonce the runner hands over on fd 4 (``NONCE_FD``), read and closed here
+    before the program runs and kept only in this closure: neither this file nor the unit
+    holds it. ``inspector`` (which could read closures) cannot be loaded after it.
+
+    ``Symbol.toStringTag``, ``Symbol.toPrimitive`` and ``Symbol.iterator`` of the builtin
+    prototypes cannot be redefined: node's ``deepEqual`` and lodash read
+    ``expected[Symbol.toStringTag]``, and a getter the program put on
+    ``Array.prototype`` or ``Number.prototype`` would be handed the expected value.
 
     ``modules`` (``js_test_modules`` of the test) are loaded and frozen before the program
     runs, and the ``require`` the test gets answers each of them with that object, never
@@ -739,10 +748,7 @@ def js_prelude(a: str, b: str, modules: list[str] | tuple[str, ...] = ()) -> str
     import json
 
     params = ", ".join(f"'{p}'" for p in JS_PARAMS)
-    return (
-        _JS_PRELUDE.replace("ARRAY_A", a).replace("ARRAY_B", b).replace("PARAMS", params)
-        .replace("MODULES", json.dumps(list(modules)))
-    )  # fmt: skip
+    return _JS_PRELUDE.replace("PARAMS", params).replace("MODULES", json.dumps(list(modules)))
 
 
 _JS_PRELUDE = r"""'use strict';
@@ -751,6 +757,24 @@ _JS_PRELUDE = r"""'use strict';
   const path = require('path');
   const write = fs.writeSync;
   const main = fs.readFileSync(path.resolve(process.argv[1] || 'main.js'), 'utf8');
+  const nb = Buffer.alloc(32);
+  let got = 0;
+  try {
+    for (let n; got < 32 && (n = fs.readSync(4, nb, got, 32 - got, null)) > 0; ) got += n;
+    fs.closeSync(4);
+  } catch (e) {}
+  const nonce = got === 32 ? nb.toString('latin1') : null;
+  nb.fill(0);
+  const Module = require('module');
+  const load0 = Module._load;
+  const banned = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
+  Object.defineProperty(Module, '_load', { value: function (request, ...rest) {
+    if (banned.has(request)) throw new Error(`codereward: module '${request}' is not available`);
+    return Reflect.apply(load0, this, [request, ...rest]); }, writable: false, configurable: false });
+  const binding0 = process.binding;
+  Object.defineProperty(process, 'binding', { value: function (name) {
+    if (name === 'inspector') throw new Error("codereward: binding 'inspector' is not available");
+    return Reflect.apply(binding0, process, [name]); }, writable: false, configurable: false });
   const trusted = Object.create(null);
   for (const m of MODULES) {
     try {
@@ -777,6 +801,28 @@ _JS_PRELUDE = r"""'use strict';
     keep(C, null, ['prototype']);
     keep(C.prototype, null, ['constructor']);  // subclasses assign their own constructor
   });
+  // A builtin prototype's symbol hooks a comparison looks up on the expected value: a
+  // getter of the program's there would be handed it (deepEqual and lodash read
+  // expected[Symbol.toStringTag]). Existing ones are fixed; missing ones become accessors
+  // that answer undefined (what the lookup found before) and whose setter makes the
+  // assigned value an own property of the receiver, as a plain assignment would.
+  const hooks = [Symbol.toStringTag, Symbol.toPrimitive, Symbol.iterator];
+  const protos = [Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Map, Set,
+    WeakMap, WeakSet, Promise, Date, RegExp, Error, ArrayBuffer, DataView,
+    Object.getPrototypeOf(Int8Array)].map((C) => C.prototype);
+  const own = (w) => function (v) {
+    Object.defineProperty(this, w, { value: v, writable: true, enumerable: true, configurable: true });
+  };
+  for (const p of protos) {
+    for (const w of hooks) {
+      const d = Object.getOwnPropertyDescriptor(p, w);
+      if (d && !d.configurable) continue;
+      if (d && 'value' in d) d.writable = false;
+      const fixed = d ? { ...d, configurable: false }
+        : { get: () => undefined, set: own(w), enumerable: false, configurable: false };
+      try { Object.defineProperty(p, w, fixed); } catch (e) {}
+    }
+  }
   keep(Object, null, ['prototype']);
   keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
   keep(Function.prototype, ['call', 'apply', 'bind', 'toString']);
@@ -798,7 +844,6 @@ _JS_PRELUDE = r"""'use strict';
   const end = main.lastIndexOf(')');
   const expected = at < 0 || end < at ? null : main.slice(at + 9, end);
   let ran = false;
-  const ra = [ARRAY_A], rb = [ARRAY_B], hex = '0123456789abcdef';
   Object.defineProperty(globalThis, '__cr_run', {
     value: function (test) {
       if (ran || typeof test !== 'function' || apply(text, test, []) !== expected) {
@@ -806,9 +851,7 @@ _JS_PRELUDE = r"""'use strict';
       }
       ran = true;
       apply(test, undefined, args);
-      let out = '';
-      for (let i = 0; i < 16; i++) out += hex[(ra[i] ^ rb[i]) >> 4] + hex[(ra[i] ^ rb[i]) & 15];
-      write(3, out);
+      if (nonce !== null) write(3, nonce);
     },
     writable: false, configurable: false, enumerable: false,
   });

@@ -44,7 +44,12 @@ Trust, per test type:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
   global constructor, static block, ``init``, exit handler, shutdown hook, panic hook, or
   ``process.exit`` anywhere) is never a pass, and a program that writes on fd 3 itself
-  spoils its own report.
+  spoils its own report. Where the harness runs before any program code (Java's run
+  class, node's prelude), the nonce is not in the build at all: the runner hands it over
+  on fd 4 when the test starts, and the harness reads and closes that pipe first and
+  keeps the nonce in a local (a class file or a prelude is a file the program can read;
+  a red team forged reports from both). Native builds, where a program's constructors
+  and resolvers run before any harness code, still carry it, split.
 - Redefinitions: C/C++: every macro name the program ``#define``s (found on the spliced
   text, comments included, by over-approximation) is ``#undef``ined before the test and
   ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
@@ -79,8 +84,10 @@ What still runs beside the program, and why: the test code and the harness share
 program's process, because these conventions call the program's functions in their own
 language with their own types; the comparisons are lifted to trusted code in that process,
 not out of it. Not covered: a program that reads its own executable, source or memory
-(``/proc/self/exe``, ``arguments.callee``, the unit's file, Java reflection) and finds the
-nonce there despite its split form, or the test, and replays it; comparisons other than equality on containers (``<``) and comparisons
+(``/proc/self/exe``, the unit's file) and finds a native build's nonce there despite its
+split form, or the test, and replays it; a node program that attaches an inspector to its
+own process by other means than the ``inspector`` module and its binding (both refused)
+to read the prelude's closure; comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
 not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
 Go has no operator overloading and testify compares by reflection (a lying
@@ -284,6 +291,11 @@ class Unit:
     refused: str | None = None
     """A call test's entry point that cannot be called: never built, its tests are
     ``compile_error`` with this detail (``reward_api.verify.calls``)."""
+    nonce_fd: str | None = None
+    """The report's nonce, handed to the harness when each test starts on a pipe at fd 4
+    (the runner's ``NONCE_FD``), where the harness can read it before any program code
+    runs: Java and node, whose harness runs first. Their builds then hold no trace of it
+    (a class file or a prelude is a file the program can read)."""
     unordered: bool = False
     """The report's lines may come in any order (Rust: libtest runs tests in the order of
     their paths, and each line carries its own nonce, so none can be repeated or made up)."""
@@ -348,12 +360,12 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     if language == "java":
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
         test = compiled_eq.rewrite_java_equals(test, eq)
-        source = f"{program}\n\n{test}\n\n{_java_harness(harness, secret)}{compiled_eq.java_eq(eq)}"
-        return Unit("java", {"Main.java": source}, _java_run(harness), nonce)
+        source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
+        return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
     if language in ("javascript", "typescript"):
-        files = _js_unit(program, test, secret, language == "typescript")
+        files = _js_unit(program, test, language == "typescript")
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
-        return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program))
+        return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
         if _GO_TEST_FN.search(test):
             return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
@@ -604,18 +616,21 @@ def _java_run(main_class: str) -> tuple[str, ...]:
     return (*RECIPES["java"].run[:-1], main_class)
 
 
-def _java_harness(name: str, secret: _Secret) -> str:
-    a, b = (", ".join(str(x - 256 if x > 127 else x) for x in arr) for arr in (secret.a, secret.b))
+def _java_harness(name: str) -> str:
+    """The run class: reads the nonce from fd 4 into a local of its own frame before the
+    test (and so any program code) runs, calls the test's ``Main.main``, then writes the
+    nonce on the pass channel and halts (no shutdown hook or finalizer of the program runs
+    after it). Neither its class file nor any field holds the nonce."""
     return (
         f"class {name} {{\n"
         "    public static void main(String[] args) throws Throwable {\n"
-        "        Main.main(args);\n"
-        f"        byte[] a = {{{a}}}, b = {{{b}}}, out = new byte[32];\n"
-        "        for (int i = 0; i < 16; i++) {\n"
-        "            int x = (a[i] ^ b[i]) & 255;\n"
-        '            out[2 * i] = (byte) "0123456789abcdef".charAt(x >> 4);\n'
-        '            out[2 * i + 1] = (byte) "0123456789abcdef".charAt(x & 15);\n'
+        "        byte[] out = new byte[32];\n"
+        "        int got = 0;\n"
+        '        try (java.io.FileInputStream r = new java.io.FileInputStream("/proc/self/fd/4")) {\n'
+        "            for (int n; got < 32 && (n = r.read(out, got, 32 - got)) > 0; ) got += n;\n"
         "        }\n"
+        "        if (got != 32) java.lang.Runtime.getRuntime().halt(3);\n"
+        "        Main.main(args);\n"
         '        java.io.FileOutputStream w = new java.io.FileOutputStream("/proc/self/fd/3");\n'
         "        w.write(out);\n"
         "        w.flush();\n"
@@ -630,7 +645,7 @@ JS_PRELUDE = "cr_pre.js"
 program declares (hoisted ``function require``, ``var JSON``) reaches it."""
 
 
-def _js_unit(program: str, test: str, secret: _Secret, typescript: bool) -> dict[str, str]:
+def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
     """The program, then the test as the body of a function handed to the prelude's
     ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
     reports on the pass channel when it returned. A TypeScript test's ``import`` lines
@@ -643,7 +658,7 @@ def _js_unit(program: str, test: str, secret: _Secret, typescript: bool) -> dict
     source = (f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n"
               f"{consts}\n{body}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
-    prelude = compiled_eq.js_prelude(*secret.arrays(), compiled_eq.js_test_modules(test))
+    prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test))
     return {name: source, JS_PRELUDE: prelude}
 
 

@@ -558,6 +558,8 @@ class Verifier:
                 spec["pass_channel"] = True
             else:
                 spec["pass_channel"] = True
+                if units[b].nonce_fd:
+                    spec["nonce"] = units[b].nonce_fd
             specs.append(spec)
         compile_s = self.settings.compile_time_s
         build_specs = [languages.build_spec(u, limits.memory_mb, compile_s) for u in units]
