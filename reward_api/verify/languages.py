@@ -175,11 +175,15 @@ NODE_RUN = ("node", "--snapshot-blob", NODE_SNAPSHOT)
 GOLD = "-fuse-ld=gold"
 """C, C++ and Rust link with gold (binutils' own second linker, in every toolchain root):
 the same executable semantics as ld.bfd, in about half its time (a C++ link of
-libstdc++: 55 ms against 19; a C build 40 ms against 31)."""
-RUST_FAST = ("-C", "strip=debuginfo", "-C", f"link-arg={GOLD}", "-C", "lto=off",
+libstdc++: 55 ms against 19; a C build 40 ms against 31). Native builds are linked
+without a symbol table (``-s``; Go ``-s -w``; Rust ``strip=symbols``): nothing runs
+differently, and a program that reads its own binary finds no name that leads it to the
+harness's split nonce."""
+RUST_FAST = ("-C", "strip=symbols", "-C", f"link-arg={GOLD}", "-C", "lto=off",
              "-C", "embed-bitcode=no")  # fmt: skip
-"""Rust's build flags beyond ``-O``: the standard library's debug information stripped
-(only a backtrace reads it: 18.7 MB of a test binary's 19.9), gold, and none of the local
+"""Rust's build flags beyond ``-O``: the standard library's debug information and the
+symbol table stripped (only a backtrace reads them: 18.7 MB of a test binary's 19.9; and
+a binary without symbols does not point a program that reads it at the harness's data), gold, and none of the local
 ThinLTO that ``-O`` runs across a crate's codegen units nor the bitcode it embeds for it
 (cargo's release profile leaves that LTO on; a single-file program gains little from it,
 and it was a third of the optimizer's time: 603 ms a build here, 460 without these)."""
@@ -192,7 +196,7 @@ for T in /usr/lib/go/pkg/tool/linux_*; do :; done
 P=/usr/lib/go/pkg/${T##*/} G=$GOPATH/pkg/${T##*/}
 if [ -x "$T/compile" ] && [ -x "$T/link" ]; then
   if "$T/compile" -p main -complete -pack -c=2 -D "_$PWD" -I "$P" -I "$G" -o _go_.a "./$src" >_go_.err 2>&1; then
-    if "$T/link" -buildmode=exe -L "$P" -L "$G" -o "$out" _go_.a >_go_.err 2>&1; then
+    if "$T/link" -buildmode=exe -s -w -L "$P" -L "$G" -o "$out" _go_.a >_go_.err 2>&1; then
       rm -f _go_.a _go_.err; exit 0
     fi
   elif ! grep -qE 'could not import|embed' _go_.err; then
@@ -200,7 +204,7 @@ if [ -x "$T/compile" ] && [ -x "$T/link" ]; then
   fi
   rm -f _go_.a _go_.err "$out"
 fi
-exec go build -o "$out" "$src"
+exec go build -ldflags="-s -w" -o "$out" "$src"
 """
 """A ``func main`` program's build: what ``go build`` runs for it, the compiler then the
 linker over the installed standard library and GOPATH archives, without the go command's
@@ -245,12 +249,12 @@ class Recipe:
 
 
 def _gcc(cc: str, std: str, src: str, *extra: str) -> Recipe:
-    return Recipe(src, (cc, f"-std={std}", "-O2", "-pipe", *extra, GOLD, "-o", "prog", src),
+    return Recipe(src, (cc, f"-std={std}", "-O2", "-pipe", *extra, GOLD, "-s", "-o", "prog", src),
                   ("./prog",), remove=(src,))  # fmt: skip
 
 
 RECIPES: dict[str, Recipe] = {
-    "c": Recipe("main.c", ("gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-o", "prog", "main.c", "-lm"),
+    "c": Recipe("main.c", ("gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.c", "-lm"),
                 ("./prog",), remove=("main.c",)),
     "cpp": _gcc("g++", "gnu++17", "main.cpp", f"-I{PCH_DIR}"),
     "java": Recipe("Main.java",
@@ -265,7 +269,7 @@ RECIPES: dict[str, Recipe] = {
                          (*NODE_RUN, "main.js"), remove=("main.ts",)),
     "go": Recipe("main.go", ("sh", "-c", GO_BUILD, "go-build", "main.go", "prog"), ("./prog",),
                  GO_ENV, remove=("main.go",)),
-    "go-test": Recipe("main_test.go", ("go", "test", "-c", "-o", "prog.test", "main_test.go"),
+    "go-test": Recipe("main_test.go", ("go", "test", "-c", "-ldflags=-s -w", "-o", "prog.test", "main_test.go"),
                       ("./prog.test",), GO_ENV, remove=("main_test.go",), seed_cache=(GO_SEED, GO_ENV["GOCACHE"])),
     "rust": Recipe("main.rs", ("rustc", "--edition", "2021", "-O", *RUST_FAST, "-o", "prog", "main.rs"), ("./prog",),
                    remove=("main.rs",)),
