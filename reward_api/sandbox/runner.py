@@ -2395,10 +2395,14 @@ def _wipe(path):
                 return False
             dfd, parent, name = stack[-1]
             descended = False
+            before = removed
+            # entries are unlinked as the scan meets them, never listed first: a folder of
+            # a million empty files holds its kernel memory against the cell's limit, and
+            # a list of their names on top of it was the runner's OOM kill
             try:
-                entries = list(os.scandir(dfd))
+                entries = os.scandir(dfd)
             except OSError:
-                entries = []
+                entries = iter(())
             for entry in entries:
                 try:
                     is_dir = entry.is_dir(follow_symlinks=False)
@@ -2423,7 +2427,9 @@ def _wipe(path):
                     removed += 1
                 except OSError:
                     pass
-            if descended:
+            if hasattr(entries, "close"):
+                entries.close()
+            if descended or removed > before:  # a scan that unlinks as it goes may skip some
                 continue
             stack.pop()
             if parent is not None:
