@@ -33,7 +33,13 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   ``tests`` (``passed``, ``exec_info``, ``test_info``) and ``extra`` (our reward,
   verdict and result). An infrastructure failure (``sandbox_error`` after retries)
   answers 500, as SandboxFusion does, so its client retries and never counts it as a
-  rejected answer.
+  rejected answer. ``config.provided_data`` may also be SandboxFusion's CommonOJ row
+  (``{"id", "content", "test": [{"input": {"stdin"}, "output": {"stdout"}}]}``, what
+  prime-rl's CodeVerifier and SandboxFusion's README send): its tests are judged as stdio
+  tests with our default comparator, in ``config.language`` (needed; SandboxFusion's
+  names), with ``config.run_timeout`` as the per-test limit when given. An inline problem
+  without a ``language`` of its own takes ``config.language``. A list of rows (SandboxFusion's
+  form for listing prompts, refused on its /submit too) is a 422.
 
 Back-pressure: none of these three routes answers 429 (their clients do not honour
 Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-After.
@@ -152,19 +158,33 @@ class RunCodeResponse(BaseModel):
 
 
 class TestConfig(BaseModel):
-    """SandboxFusion's submit config; ``provided_data.problem`` may carry a problem inline."""
+    """SandboxFusion's submit config; ``provided_data`` may carry the problem inline, as
+    SandboxFusion's CommonOJ row (``{"test": [...]}``) or as ours (``{"problem": ...}``)."""
 
     model_config = ConfigDict(extra="ignore")
 
+    dataset_type: str | None = Field(
+        default=None,
+        description="Ignored: provided data with 'test' is judged as SandboxFusion's "
+        "CommonOJDataset (stdio tests), whatever the type.",
+    )
     language: str | None = Field(
-        default=None, description="Ignored: the problem's language is used."
+        default=None,
+        description="Language of the completion (SandboxFusion's names: python, cpp, java, "
+        "nodejs, typescript, go, rust, ...): needed for CommonOJ provided data, and used for "
+        "an inline problem without a language of its own; a problem's own language wins.",
     )
     compile_timeout: float | None = Field(default=None, description="Ignored.")
     run_timeout: float | None = Field(
-        default=None, description="Ignored: the problem's limits apply."
+        default=None,
+        description="Per-test wall seconds (at most 300) for CommonOJ provided data; otherwise the "
+        "problem's limits apply.",
     )
-    provided_data: dict[str, Any] | None = Field(
-        default=None, description="{'problem': Problem} to judge against an unregistered problem."
+    provided_data: dict[str, Any] | list[Any] | None = Field(
+        default=None,
+        description="SandboxFusion's CommonOJ row {'id', 'content', 'test': [{'input': "
+        "{'stdin'}, 'output': {'stdout'}}]} or {'problem': Problem}, to judge against an "
+        "unregistered problem. A list (SandboxFusion's form for listing prompts) is refused.",
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="Ignored.")
 
@@ -177,7 +197,9 @@ class SubmitRequest(BaseModel):
     dataset: str | None = Field(
         default=None, description="Ignored: problems come from our registry."
     )
-    id: int | str = Field(description="Registered problem id.")
+    id: int | str = Field(
+        description="Registered problem id; with provided data, only copied to the answer."
+    )
     completion: str = Field(description="Model output; its last fenced block is the program.")
     config: TestConfig = Field(default_factory=TestConfig, description="Judge options.")
 
@@ -290,6 +312,72 @@ def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResul
 
 
 # ---------------------------------------------------------------- routes
+
+
+def provided_problem(body: SubmitRequest) -> Problem | None:
+    """The problem ``config.provided_data`` carries (ours, or SandboxFusion's CommonOJ row
+    in ``config.language``), or None to find ``id`` in the registry; 422 when unusable."""
+    config = body.config
+    data = config.provided_data
+    if isinstance(data, list):  # SandboxFusion too refuses a list on /submit (400)
+        raise ApiError(422, "config.provided_data: /submit judges one problem: give one "
+                            "object (a CommonOJ row or {'problem': ...}), not a list")  # fmt: skip
+    if not data or ("problem" not in data and "test" not in data):
+        return None
+    language = config.language
+    if language is not None and canonical_language(language) is None:
+        raise ApiError(422, f"config.language: unsupported language {language!r}")
+    if "problem" in data:
+        inline = data["problem"]
+        if isinstance(inline, dict) and "language" not in inline and language is not None:
+            inline = {**inline, "language": language}
+        try:
+            return Problem.model_validate(inline)
+        except ValueError as exc:
+            raise ApiError(422, f"config.provided_data.problem: {exc}") from None
+    if language is None:  # as SandboxFusion's CommonOJDataset answers (400 there)
+        raise ApiError(422, "config.language: needed to judge CommonOJ provided data")
+    fields: dict[str, Any] = {
+        "id": str(data.get("id", body.id)) or "provided",
+        "language": language,
+        "tests": commonoj_tests(data["test"]),
+    }
+    if isinstance(data.get("content"), str):
+        fields["prompt"] = data["content"]
+    if config.run_timeout is not None:
+        if not 0 < config.run_timeout <= 300:
+            raise ApiError(422, "config.run_timeout: needs 0 < seconds <= 300")
+        fields["limits"] = {"time_s": config.run_timeout}
+    try:
+        return Problem.model_validate(fields)
+    except ValueError as exc:
+        raise ApiError(422, f"config.provided_data: {exc}") from None
+
+
+def commonoj_tests(raw: Any) -> list[dict[str, str]]:
+    """SandboxFusion's ``GeneralStdioTest`` list (or its JSON text, as its tables hold it)
+    as our stdio tests; 422 for a file test (a name besides stdin/stdout) or a bad shape."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            raise ApiError(422, "config.provided_data.test: not JSON") from None
+    if not isinstance(raw, list) or not raw:
+        raise ApiError(422, "config.provided_data.test: needs a non-empty list of tests")
+    tests = []
+    for i, case in enumerate(raw):
+        where = f"config.provided_data.test.{i}"
+        given = case.get("input") if isinstance(case, dict) else None
+        want = case.get("output") if isinstance(case, dict) else None
+        if not isinstance(given, dict) or not isinstance(want, dict):
+            raise ApiError(422, f"{where}: needs {{'input': {{'stdin'}}, 'output': {{'stdout'}}}}")
+        if set(given) - {"stdin"} or set(want) - {"stdout"}:
+            raise ApiError(422, f"{where}: file tests are not supported (stdin/stdout only)")
+        stdin, stdout = given.get("stdin", ""), want.get("stdout")
+        if not isinstance(stdin, str) or not isinstance(stdout, str):
+            raise ApiError(422, f"{where}: stdin and stdout must be strings")
+        tests.append({"type": "stdio", "input": stdin, "output": stdout})
+    return tests
 
 
 def _item(where: str, **fields: Any) -> RewardItem:
@@ -433,13 +521,9 @@ async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -
 )
 async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
     """SandboxFusion judge against a registered (or provided) problem."""
-    inline = (body.config.provided_data or {}).get("problem")
-    if inline is not None:
-        try:
-            problem = Problem.model_validate(inline)
-        except ValueError as exc:
-            raise ApiError(422, f"config.provided_data.problem: {exc}") from exc
-        item = _item("config.provided_data.problem", problem=problem, completion=body.completion)
+    problem = provided_problem(body)
+    if problem is not None:
+        item = _item("config.provided_data", problem=problem, completion=body.completion)
     else:
         item = _item("id", problem_id=str(body.id), completion=body.completion)
     (result,) = await gw.score(await gw.resolve([item], field="id"), None)

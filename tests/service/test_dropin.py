@@ -199,3 +199,57 @@ def test_submit_judges_with_the_problems_checker(embedded: str) -> None:
         r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
         assert r.status_code == 200, r.text
         assert r.json()["accepted"] is accepted, r.json()
+
+
+# what prime-rl's CodeVerifier, code_contests scripts and SandboxFusion's README send
+SF_TESTS = [{"input": {"stdin": "1 2\n"}, "output": {"stdout": "3\n"}},
+            {"input": {"stdin": "10 -3\n"}, "output": {"stdout": "7\n"}}]  # fmt: skip
+CPP_ADD = "#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }"  # fmt: skip
+
+
+def _commonoj(url: str, completion: str, **config: object) -> httpx.Response:
+    row = {"id": 0, "content": "A+B", "test": SF_TESTS}
+    body = {"dataset": "custom_dataset", "id": 0, "completion": completion,
+            "config": {"dataset_type": "CommonOJDataset", "provided_data": row, **config}}  # fmt: skip
+    return httpx.post(url + "/submit", json=body, headers=auth(), timeout=120)
+
+
+def test_submit_judges_sandboxfusion_commonoj_provided_tests(embedded: str) -> None:
+    for completion, language, accepted in ((f"```python\n{ADD_OK}\n```", "python", True),
+                                           (f"```python\n{ADD_WRONG}\n```", "python", False),
+                                           (f"Here:\n```cpp\n{CPP_ADD}\n```", "cpp", True)):  # fmt: skip
+        r = _commonoj(embedded, completion, language=language, run_timeout=5)
+        assert r.status_code == 200, r.text
+        got = r.json()
+        assert got["id"] == 0 and got["accepted"] is accepted, got
+        assert got["extra"]["result"]["total"] == 2
+
+
+def test_submit_commonoj_run_timeout_is_the_per_test_limit(embedded: str) -> None:
+    slow = f"```python\nimport time\ntime.sleep(2.5)\n{ADD_OK}\n```"
+    assert _commonoj(embedded, slow, language="python", run_timeout=5).json()["accepted"] is True
+    r = _commonoj(embedded, slow, language="python", run_timeout=1)
+    assert r.status_code == 200 and r.json()["tests"][0]["test_info"]["verdict"] == "timeout"
+
+
+def test_submit_refuses_unusable_commonoj_data_with_a_422(embedded: str) -> None:
+    no_language = _commonoj(embedded, ADD_OK)
+    assert no_language.status_code == 422 and "config.language" in no_language.text
+    unknown = _commonoj(embedded, ADD_OK, language="klingon")
+    assert unknown.status_code == 422 and "klingon" in unknown.text
+    files = [{"input": {"stdin": "", "in.txt": "1"}, "output": {"stdout": "1"}}]
+    body = {"id": 0, "completion": ADD_OK,
+            "config": {"language": "python", "provided_data": {"test": files}}}  # fmt: skip
+    r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=60)
+    assert r.status_code == 422 and "test.0" in r.text, r.text
+    listed = dict(body, config={"language": "python", "provided_data": [{"test": SF_TESTS}]})
+    r = httpx.post(embedded + "/submit", json=listed, headers=auth(), timeout=60)
+    assert r.status_code == 422 and "not a list" in r.text, r.text
+
+
+def test_submit_inline_problem_without_a_language_takes_config_language(embedded: str) -> None:
+    problem = {"id": "ab-cpp", "tests": [{"type": "stdio", "input": "1 2\n", "output": "3\n"}]}
+    body = {"id": "ab-cpp", "completion": f"```cpp\n{CPP_ADD}\n```",
+            "config": {"language": "cpp", "provided_data": {"problem": problem}}}  # fmt: skip
+    r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
+    assert r.status_code == 200 and r.json()["accepted"] is True, r.text
