@@ -39,7 +39,11 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   tests with our default comparator, in ``config.language`` (needed; SandboxFusion's
   names), with ``config.run_timeout`` as the per-test limit when given. An inline problem
   without a ``language`` of its own takes ``config.language``. A list of rows (SandboxFusion's
-  form for listing prompts, refused on its /submit too) is a 422.
+  form for listing prompts, refused on its /submit too) is a 422. Each test's ``exec_info``
+  says how the program ran as far as its verdict records (``return_code_of``): the run's
+  status, ``execution_time`` and ``return_code`` (never null with ``Finished``, so
+  SandboxFusion's ``summary_run_code_result`` reads it), ``compile_result`` with the
+  compiler's message for a compile error; stdout and stderr are not kept per test.
 
 Back-pressure: none of these three routes answers 429 (their clients do not honour
 Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-After.
@@ -48,6 +52,8 @@ Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-Af
 from __future__ import annotations
 
 import json
+import re
+import signal
 from typing import Any, Literal
 
 from fastapi import APIRouter
@@ -58,6 +64,7 @@ from reward_api.schemas import (
     Problem,
     Result,
     Sample,
+    TestResult,
     Verdict,
     canonical_language,
     is_problem_fault,
@@ -272,24 +279,69 @@ def run_response(report: dict[str, Any]) -> RunCodeResponse:
     )
 
 
-_RUN_STATUS = {Verdict.timeout: "TimeLimitExceeded", Verdict.sandbox_error: "Error"}
+_EXIT_STATUS = re.compile(r"exit status (-?\d+)")
+_KILLED_BY = re.compile(r"killed by signal (\d+)")
+_NOT_RUN = {Verdict.no_code, Verdict.skipped, Verdict.compile_error, Verdict.sandbox_error}
 
 
-def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResult:
-    """Our result in SandboxFusion's ``EvalResult`` shape."""
+def return_code_of(verdict: Verdict, detail: str | None, stdio: bool) -> int:
+    """A test's exit status as SandboxFusion reports it, from what our verdict records: the
+    program's own status, minus the signal that killed it (SIGKILL at a memory or output
+    limit), 1 for a failure whose status we do not keep (an exception, a syntax error, a
+    failed call or assert test: what Python exits with), 0 for a stdio test whose output was
+    judged (only a program that exited 0 has its output judged)."""
+    if verdict is Verdict.accepted or (verdict is Verdict.wrong_answer and stdio):
+        return 0
+    text = detail or ""
+    if (m := _EXIT_STATUS.search(text)) is not None:
+        return int(m.group(1))
+    if (m := _KILLED_BY.search(text)) is not None:
+        return -int(m.group(1))
+    if verdict is Verdict.output_limit or "memory ceiling" in text:
+        return -int(signal.SIGKILL)
+    if text == "file size limit":
+        return -int(signal.SIGXFSZ)
+    return 1
+
+
+def exec_info_of(t: TestResult, stdio: bool, compiled: bool) -> RunCodeResponse:
+    """How the program ran on one test, in SandboxFusion's ``RunCodeResponse`` shape, as far
+    as our per-test verdict tells: never ``Finished`` without a ``return_code``. stdout and
+    stderr are not kept per test (null)."""
+    if t.verdict is Verdict.sandbox_error:
+        run = CommandRunResult(status="Error", execution_time=t.time_s)
+        return RunCodeResponse(status="SandboxError", message=t.detail or "", run_result=run)
+    if t.verdict is Verdict.compile_error:
+        failed = CommandRunResult(status="Finished", return_code=1, stdout="", stderr=t.detail)
+        return RunCodeResponse(status="Failed", compile_result=failed)
+    if t.verdict in _NOT_RUN:  # nothing ran: SandboxFusion's summary reads a plain Failed
+        return RunCodeResponse(status="Failed", message=t.detail or t.verdict.value)
+    built = CommandRunResult(status="Finished", return_code=0) if compiled else None  # it ran
+    if t.verdict is Verdict.timeout:
+        run = CommandRunResult(status="TimeLimitExceeded", execution_time=t.time_s)
+        return RunCodeResponse(status="Failed", compile_result=built, run_result=run)
+    rc = return_code_of(t.verdict, t.detail, stdio)
+    run = CommandRunResult(status="Finished", execution_time=t.time_s, return_code=rc)
+    return RunCodeResponse(
+        status="Success" if rc == 0 else "Failed", compile_result=built, run_result=run
+    )
+
+
+def eval_result(
+    sub_id: int | str, completion: str, result: Result, problem: Problem | None = None
+) -> EvalResult:
+    """Our result in SandboxFusion's ``EvalResult`` shape (``problem``: the judged problem,
+    whose test types and language make each test's ``exec_info``)."""
     code = extract_code(completion)
+    kinds = [t.type for t in problem.tests] if problem is not None else []
+    compiled = problem is not None and problem.language not in ("python", "python3")
     tests = []
-    for t in result.tests:
-        status = _RUN_STATUS.get(t.verdict, "Finished")
-        passed = t.verdict is Verdict.accepted
-        overall: Literal["Success", "Failed", "SandboxError"] = (
-            "Success" if passed else "SandboxError" if status == "Error" else "Failed"
-        )
-        run = CommandRunResult(status=status, execution_time=t.time_s)
+    for i, t in enumerate(result.tests):
+        stdio = i < len(kinds) and kinds[i] == "stdio"
         tests.append(
             EvalTestCase(
-                passed=passed,
-                exec_info=RunCodeResponse(status=overall, run_result=run),
+                passed=t.verdict is Verdict.accepted,
+                exec_info=exec_info_of(t, stdio, compiled),
                 test_info={"verdict": t.verdict.value, "detail": t.detail},
             )
         )
@@ -526,9 +578,10 @@ async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> A
         item = _item("config.provided_data", problem=problem, completion=body.completion)
     else:
         item = _item("id", problem_id=str(body.id), completion=body.completion)
-    (result,) = await gw.score(await gw.resolve([item], field="id"), None)
+    pairs = await gw.resolve([item], field="id")
+    (result,) = await gw.score(pairs, None)
     if is_problem_fault(result):  # bad input found by running it: no retry can help
         raise ApiError(422, f"the problem cannot be judged: {result.error}")
     if result.verdict is Verdict.sandbox_error:
         return error_response(500, f"sandbox infrastructure failed: {result.error}")
-    return eval_result(body.id, body.completion, result)
+    return eval_result(body.id, body.completion, result, pairs[0][0].problem)

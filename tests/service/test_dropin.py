@@ -253,3 +253,29 @@ def test_submit_inline_problem_without_a_language_takes_config_language(embedded
             "config": {"language": "cpp", "provided_data": {"problem": problem}}}  # fmt: skip
     r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
     assert r.status_code == 200 and r.json()["accepted"] is True, r.text
+
+
+def _first_exec_info(url: str, completion: str, language: str) -> dict:
+    r = _commonoj(url, completion, language=language)
+    assert r.status_code == 200, r.text
+    info = r.json()["tests"][0]["exec_info"]
+    for part in (info["compile_result"], info["run_result"]):
+        # SandboxFusion's summary_run_code_result raises on Finished without a return code
+        assert part is None or part["status"] != "Finished" or part["return_code"] is not None
+    return info
+
+
+def test_submit_exec_info_says_how_each_test_ran(embedded: str) -> None:
+    ok = _first_exec_info(embedded, f"```cpp\n{CPP_ADD}\n```", "cpp")
+    assert ok["status"] == "Success" and ok["compile_result"]["return_code"] == 0
+    assert ok["run_result"]["return_code"] == 0 and ok["run_result"]["execution_time"] > 0
+    wrong = _first_exec_info(embedded, ADD_WRONG, "python")  # ran fine, wrong output
+    assert wrong["status"] == "Success" and wrong["run_result"]["return_code"] == 0
+    exits = _first_exec_info(embedded, "raise SystemExit(3)", "python")
+    assert exits["status"] == "Failed" and exits["run_result"]["return_code"] == 3
+    killed = _first_exec_info(embedded, "import os\nos.kill(os.getpid(), 11)", "python")
+    assert killed["status"] == "Failed" and killed["run_result"]["return_code"] == -11
+    broken = _first_exec_info(embedded, "int main() { return nope; }", "cpp")
+    assert broken["status"] == "Failed" and broken["run_result"] is None
+    assert broken["compile_result"]["return_code"] == 1
+    assert "nope" in broken["compile_result"]["stderr"]
