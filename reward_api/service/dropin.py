@@ -20,7 +20,9 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   on ``stdin`` and the answer carries ``status`` (Success, Failed, SandboxError),
   ``message``, ``compile_result`` (null: Python is not compiled), ``run_result`` (``status``
   Finished or TimeLimitExceeded, ``execution_time``, ``return_code``, ``stdout``,
-  ``stderr``), ``executor_pod_name`` and ``files``. verl compares ``stdout`` with the
+  ``stderr``), ``executor_pod_name`` and ``files``. A program killed by a signal (a
+  segfault, an abort, SIGKILL at a memory or output limit) is ``Finished`` with
+  ``return_code`` minus that signal, as SandboxFusion's ``Popen.returncode`` reports it. verl compares ``stdout`` with the
   expected output itself. verl sends one request per test and never retries a refusal
   (only a 504), so this route is never rate limited: it queues for a cell for at most
   ``compile_timeout`` + ``RUN_CODE_SLACK_S`` (Python compiles nothing, and verl's own
@@ -144,7 +146,11 @@ class CommandRunResult(BaseModel):
         description="Finished (any exit code), TimeLimitExceeded, or Error (sandbox side)."
     )
     execution_time: float | None = Field(default=None, description="Wall seconds.")
-    return_code: int | None = Field(default=None, description="Exit code; null when killed.")
+    return_code: int | None = Field(
+        default=None,
+        description="Exit code, or minus the signal that killed the program (-11 for a "
+        "segfault, -9 for SIGKILL at a limit); null after a time limit.",
+    )
     stdout: str | None = Field(default=None, description="Standard output.")
     stderr: str | None = Field(default=None, description="Tail of standard error.")
 
@@ -266,6 +272,8 @@ def run_response(report: dict[str, Any]) -> RunCodeResponse:
             return RunCodeResponse(status="Failed", compile_result=compile_result)
     timed_out = report.get("limit") == "timeout"
     rc = report.get("exit_code")
+    if rc is None and report.get("signal") is not None:
+        rc = -int(report["signal"])  # as SandboxFusion's Popen.returncode reports a kill
     run = CommandRunResult(
         status="TimeLimitExceeded" if timed_out else "Finished",
         execution_time=report.get("time_s"),

@@ -279,3 +279,15 @@ def test_submit_exec_info_says_how_each_test_ran(embedded: str) -> None:
     assert broken["status"] == "Failed" and broken["run_result"] is None
     assert broken["compile_result"]["return_code"] == 1
     assert "nope" in broken["compile_result"]["stderr"]
+
+
+def test_run_code_reports_a_killed_program_with_minus_its_signal(embedded: str) -> None:
+    # SandboxFusion reports Popen.returncode: minus the signal, never null with Finished
+    for code, language, rc in (("int main() { int *p = 0; *p = 1; return *p; }", "cpp", -11),
+                               ("#include <cstdlib>\nint main() { abort(); }", "cpp", -6),
+                               ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)",
+                                "python", -9)):  # fmt: skip
+        got = _run(embedded, code=code, language=language, compile_timeout=60)
+        assert got["status"] == "Failed", got
+        assert got["run_result"]["status"] == "Finished", got
+        assert got["run_result"]["return_code"] == rc, (language, got)
