@@ -22,7 +22,9 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   Finished or TimeLimitExceeded, ``execution_time``, ``return_code``, ``stdout``,
   ``stderr``), ``executor_pod_name`` and ``files``. A program killed by a signal (a
   segfault, an abort, SIGKILL at a memory or output limit) is ``Finished`` with
-  ``return_code`` minus that signal, as SandboxFusion's ``Popen.returncode`` reports it. verl compares ``stdout`` with the
+  ``return_code`` minus that signal, as SandboxFusion's ``Popen.returncode`` reports it.
+  ``compile_timeout`` limits the compile (at most the service's ``compile_time_s``), on a
+  worker as in the gateway; past it ``compile_result`` is ``TimeLimitExceeded``. verl compares ``stdout`` with the
   expected output itself. verl sends one request per test and never retries a refusal
   (only a 504), so this route is never rate limited: it queues for a cell for at most
   ``compile_timeout`` + ``RUN_CODE_SLACK_S`` (Python compiles nothing, and verl's own

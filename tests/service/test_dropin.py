@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import httpx
 from gateway_procs import ADD, ADD_OK, ADD_WRONG, KEY, auth
 
@@ -291,3 +293,11 @@ def test_run_code_reports_a_killed_program_with_minus_its_signal(embedded: str) 
         assert got["status"] == "Failed", got
         assert got["run_result"]["status"] == "Finished", got
         assert got["run_result"]["return_code"] == rc, (language, got)
+
+
+def test_run_code_holds_the_compile_to_compile_timeout(embedded: str) -> None:
+    # a fresh program (no cached build): g++ takes far longer than 10 ms on <iostream>
+    code = RUN_CODE_PROGRAMS["cpp"] + f"// {secrets.token_hex(8)}\n"
+    got = _run(embedded, code=code, stdin="2 3\n", language="cpp", compile_timeout=0.01)
+    assert got["status"] == "Failed" and got["run_result"] is None, got
+    assert got["compile_result"]["status"] == "TimeLimitExceeded", got
