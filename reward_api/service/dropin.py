@@ -49,6 +49,9 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   SandboxFusion's ``summary_run_code_result`` reads it), ``compile_result`` with the
   compiler's message for a compile error; stdout and stderr are not kept per test.
 
+- ``GET /v1/ping``: SandboxFusion's health probe, answered ``"pong"`` (JSON) without a key,
+  like ``/healthz``: clients built for SandboxFusion check it before they send work.
+
 Back-pressure: none of these three routes answers 429 (their clients do not honour
 Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-After.
 """
@@ -544,6 +547,12 @@ def _prompt_in(query: str, entry: Entry) -> str | None:
         return None
     at = query.find(prompt)
     return query[: at + len(prompt)] if at >= 0 else None
+
+
+@router.get("/v1/ping", response_model=str)
+async def ping() -> str:
+    """SandboxFusion's liveness probe: the process answers."""
+    return "pong"
 
 
 @router.post(

@@ -301,3 +301,8 @@ def test_run_code_holds_the_compile_to_compile_timeout(embedded: str) -> None:
     got = _run(embedded, code=code, stdin="2 3\n", language="cpp", compile_timeout=0.01)
     assert got["status"] == "Failed" and got["run_result"] is None, got
     assert got["compile_result"]["status"] == "TimeLimitExceeded", got
+
+
+def test_v1_ping_answers_pong_without_a_key_as_sandboxfusion_does(embedded: str) -> None:
+    r = httpx.get(embedded + "/v1/ping", timeout=10)
+    assert r.status_code == 200 and r.json() == "pong", r.text
