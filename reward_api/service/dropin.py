@@ -389,12 +389,12 @@ def provided_problem(body: SubmitRequest) -> Problem | None:
                             "object (a CommonOJ row or {'problem': ...}), not a list")  # fmt: skip
     if not data or ("problem" not in data and "test" not in data):
         return None
-    language = config.language
-    if language is not None and canonical_language(language) is None:
+    language, inline = config.language, data.get("problem")
+    own_language = isinstance(inline, dict) and "language" in inline  # it wins when given
+    if language is not None and not own_language and canonical_language(language) is None:
         raise ApiError(422, f"config.language: unsupported language {language!r}")
     if "problem" in data:
-        inline = data["problem"]
-        if isinstance(inline, dict) and "language" not in inline and language is not None:
+        if isinstance(inline, dict) and not own_language and language is not None:
             inline = {**inline, "language": language}
         try:
             return Problem.model_validate(inline)

@@ -255,6 +255,10 @@ def test_submit_inline_problem_without_a_language_takes_config_language(embedded
             "config": {"language": "cpp", "provided_data": {"problem": problem}}}  # fmt: skip
     r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
     assert r.status_code == 200 and r.json()["accepted"] is True, r.text
+    # a problem's own language wins: config.language is then not used, nor checked
+    own = {"language": "klingon", "provided_data": {"problem": dict(problem, language="cpp")}}
+    r = httpx.post(embedded + "/submit", json=dict(body, config=own), headers=auth(), timeout=120)
+    assert r.status_code == 200 and r.json()["accepted"] is True, r.text
 
 
 def _first_exec_info(url: str, completion: str, language: str) -> dict:
