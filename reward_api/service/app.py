@@ -1,7 +1,7 @@
 """The reward service's FastAPI app: ``create_app`` wires middleware, errors and routes.
 
 What is protected: every /v1 and drop-in route needs a key when keys are configured; keys
-are never logged. Not protected: /healthz, /readyz, /metrics and /openapi.json are open
+are never logged. Not protected: /healthz, /readyz, /metrics, /openapi.json and /v1/ping are open
 (they reveal no data; keep them off public ingress if that matters). The routes are in
 ``routes`` (the /v1 API and health) and ``dropin`` (OpenRLHF, SandboxFusion); the bodies
 and the boundary errors in ``http``; the spine in ``gateway``.

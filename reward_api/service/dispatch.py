@@ -66,8 +66,9 @@ def run_program_retrying(
         if left <= 0:
             return {"error": "no sandbox cell was free in time", "busy": True}
         report = verifier.run_program(
-            code, stdin, time_s, memory_mb, wait_s=left, language=language
-        )
+            code, stdin, time_s, memory_mb, wait_s=left, language=language,
+            compile_time_s=compile_time_s,
+        )  # fmt: skip
         if "error" not in report or report.get("busy") or not verifier.pool_for(language).healthy:
             return report
     return report

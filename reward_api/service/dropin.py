@@ -20,7 +20,11 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   on ``stdin`` and the answer carries ``status`` (Success, Failed, SandboxError),
   ``message``, ``compile_result`` (null: Python is not compiled), ``run_result`` (``status``
   Finished or TimeLimitExceeded, ``execution_time``, ``return_code``, ``stdout``,
-  ``stderr``), ``executor_pod_name`` and ``files``. verl compares ``stdout`` with the
+  ``stderr``), ``executor_pod_name`` and ``files``. A program killed by a signal (a
+  segfault, an abort, SIGKILL at a memory or output limit) is ``Finished`` with
+  ``return_code`` minus that signal, as SandboxFusion's ``Popen.returncode`` reports it.
+  ``compile_timeout`` limits the compile (at most the service's ``compile_time_s``), on a
+  worker as in the gateway; past it ``compile_result`` is ``TimeLimitExceeded``. verl compares ``stdout`` with the
   expected output itself. verl sends one request per test and never retries a refusal
   (only a 504), so this route is never rate limited: it queues for a cell for at most
   ``compile_timeout`` + ``RUN_CODE_SLACK_S`` (Python compiles nothing, and verl's own
@@ -33,7 +37,20 @@ are thin: translate the foreign body, call the gateway's spine (``Gateway.resolv
   ``tests`` (``passed``, ``exec_info``, ``test_info``) and ``extra`` (our reward,
   verdict and result). An infrastructure failure (``sandbox_error`` after retries)
   answers 500, as SandboxFusion does, so its client retries and never counts it as a
-  rejected answer.
+  rejected answer. ``config.provided_data`` may also be SandboxFusion's CommonOJ row
+  (``{"id", "content", "test": [{"input": {"stdin"}, "output": {"stdout"}}]}``, what
+  prime-rl's CodeVerifier and SandboxFusion's README send): its tests are judged as stdio
+  tests with our default comparator, in ``config.language`` (needed; SandboxFusion's
+  names), with ``config.run_timeout`` as the per-test limit when given. An inline problem
+  without a ``language`` of its own takes ``config.language``. A list of rows (SandboxFusion's
+  form for listing prompts, refused on its /submit too) is a 422. Each test's ``exec_info``
+  says how the program ran as far as its verdict records (``return_code_of``): the run's
+  status, ``execution_time`` and ``return_code`` (never null with ``Finished``, so
+  SandboxFusion's ``summary_run_code_result`` reads it), ``compile_result`` with the
+  compiler's message for a compile error; stdout and stderr are not kept per test.
+
+- ``GET /v1/ping``: SandboxFusion's health probe, answered ``"pong"`` (JSON) without a key,
+  like ``/healthz``: clients built for SandboxFusion check it before they send work.
 
 Back-pressure: none of these three routes answers 429 (their clients do not honour
 Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-After.
@@ -42,6 +59,8 @@ Retry-After); they queue, each with a bounded wait. ``/v1`` keeps 429 + Retry-Af
 from __future__ import annotations
 
 import json
+import re
+import signal
 from typing import Any, Literal
 
 from fastapi import APIRouter
@@ -52,6 +71,7 @@ from reward_api.schemas import (
     Problem,
     Result,
     Sample,
+    TestResult,
     Verdict,
     canonical_language,
     is_problem_fault,
@@ -131,7 +151,11 @@ class CommandRunResult(BaseModel):
         description="Finished (any exit code), TimeLimitExceeded, or Error (sandbox side)."
     )
     execution_time: float | None = Field(default=None, description="Wall seconds.")
-    return_code: int | None = Field(default=None, description="Exit code; null when killed.")
+    return_code: int | None = Field(
+        default=None,
+        description="Exit code, or minus the signal that killed the program (-11 for a "
+        "segfault, -9 for SIGKILL at a limit); null after a time limit.",
+    )
     stdout: str | None = Field(default=None, description="Standard output.")
     stderr: str | None = Field(default=None, description="Tail of standard error.")
 
@@ -152,19 +176,33 @@ class RunCodeResponse(BaseModel):
 
 
 class TestConfig(BaseModel):
-    """SandboxFusion's submit config; ``provided_data.problem`` may carry a problem inline."""
+    """SandboxFusion's submit config; ``provided_data`` may carry the problem inline, as
+    SandboxFusion's CommonOJ row (``{"test": [...]}``) or as ours (``{"problem": ...}``)."""
 
     model_config = ConfigDict(extra="ignore")
 
+    dataset_type: str | None = Field(
+        default=None,
+        description="Ignored: provided data with 'test' is judged as SandboxFusion's "
+        "CommonOJDataset (stdio tests), whatever the type.",
+    )
     language: str | None = Field(
-        default=None, description="Ignored: the problem's language is used."
+        default=None,
+        description="Language of the completion (SandboxFusion's names: python, cpp, java, "
+        "nodejs, typescript, go, rust, ...): needed for CommonOJ provided data, and used for "
+        "an inline problem without a language of its own; a problem's own language wins.",
     )
     compile_timeout: float | None = Field(default=None, description="Ignored.")
     run_timeout: float | None = Field(
-        default=None, description="Ignored: the problem's limits apply."
+        default=None,
+        description="Per-test wall seconds (at most 300) for CommonOJ provided data; otherwise the "
+        "problem's limits apply.",
     )
-    provided_data: dict[str, Any] | None = Field(
-        default=None, description="{'problem': Problem} to judge against an unregistered problem."
+    provided_data: dict[str, Any] | list[Any] | None = Field(
+        default=None,
+        description="SandboxFusion's CommonOJ row {'id', 'content', 'test': [{'input': "
+        "{'stdin'}, 'output': {'stdout'}}]} or {'problem': Problem}, to judge against an "
+        "unregistered problem. A list (SandboxFusion's form for listing prompts) is refused.",
     )
     extra: dict[str, Any] = Field(default_factory=dict, description="Ignored.")
 
@@ -177,7 +215,9 @@ class SubmitRequest(BaseModel):
     dataset: str | None = Field(
         default=None, description="Ignored: problems come from our registry."
     )
-    id: int | str = Field(description="Registered problem id.")
+    id: int | str = Field(
+        description="Registered problem id; with provided data, only copied to the answer."
+    )
     completion: str = Field(description="Model output; its last fenced block is the program.")
     config: TestConfig = Field(default_factory=TestConfig, description="Judge options.")
 
@@ -237,6 +277,8 @@ def run_response(report: dict[str, Any]) -> RunCodeResponse:
             return RunCodeResponse(status="Failed", compile_result=compile_result)
     timed_out = report.get("limit") == "timeout"
     rc = report.get("exit_code")
+    if rc is None and report.get("signal") is not None:
+        rc = -int(report["signal"])  # as SandboxFusion's Popen.returncode reports a kill
     run = CommandRunResult(
         status="TimeLimitExceeded" if timed_out else "Finished",
         execution_time=report.get("time_s"),
@@ -250,24 +292,69 @@ def run_response(report: dict[str, Any]) -> RunCodeResponse:
     )
 
 
-_RUN_STATUS = {Verdict.timeout: "TimeLimitExceeded", Verdict.sandbox_error: "Error"}
+_EXIT_STATUS = re.compile(r"exit status (-?\d+)")
+_KILLED_BY = re.compile(r"killed by signal (\d+)")
+_NOT_RUN = {Verdict.no_code, Verdict.skipped, Verdict.compile_error, Verdict.sandbox_error}
 
 
-def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResult:
-    """Our result in SandboxFusion's ``EvalResult`` shape."""
+def return_code_of(verdict: Verdict, detail: str | None, stdio: bool) -> int:
+    """A test's exit status as SandboxFusion reports it, from what our verdict records: the
+    program's own status, minus the signal that killed it (SIGKILL at a memory or output
+    limit), 1 for a failure whose status we do not keep (an exception, a syntax error, a
+    failed call or assert test: what Python exits with), 0 for a stdio test whose output was
+    judged (only a program that exited 0 has its output judged)."""
+    if verdict is Verdict.accepted or (verdict is Verdict.wrong_answer and stdio):
+        return 0
+    text = detail or ""
+    if (m := _EXIT_STATUS.search(text)) is not None:
+        return int(m.group(1))
+    if (m := _KILLED_BY.search(text)) is not None:
+        return -int(m.group(1))
+    if verdict is Verdict.output_limit or "memory ceiling" in text:
+        return -int(signal.SIGKILL)
+    if text == "file size limit":
+        return -int(signal.SIGXFSZ)
+    return 1
+
+
+def exec_info_of(t: TestResult, stdio: bool, compiled: bool) -> RunCodeResponse:
+    """How the program ran on one test, in SandboxFusion's ``RunCodeResponse`` shape, as far
+    as our per-test verdict tells: never ``Finished`` without a ``return_code``. stdout and
+    stderr are not kept per test (null)."""
+    if t.verdict is Verdict.sandbox_error:
+        run = CommandRunResult(status="Error", execution_time=t.time_s)
+        return RunCodeResponse(status="SandboxError", message=t.detail or "", run_result=run)
+    if t.verdict is Verdict.compile_error:
+        failed = CommandRunResult(status="Finished", return_code=1, stdout="", stderr=t.detail)
+        return RunCodeResponse(status="Failed", compile_result=failed)
+    if t.verdict in _NOT_RUN:  # nothing ran: SandboxFusion's summary reads a plain Failed
+        return RunCodeResponse(status="Failed", message=t.detail or t.verdict.value)
+    built = CommandRunResult(status="Finished", return_code=0) if compiled else None  # it ran
+    if t.verdict is Verdict.timeout:
+        run = CommandRunResult(status="TimeLimitExceeded", execution_time=t.time_s)
+        return RunCodeResponse(status="Failed", compile_result=built, run_result=run)
+    rc = return_code_of(t.verdict, t.detail, stdio)
+    run = CommandRunResult(status="Finished", execution_time=t.time_s, return_code=rc)
+    return RunCodeResponse(
+        status="Success" if rc == 0 else "Failed", compile_result=built, run_result=run
+    )
+
+
+def eval_result(
+    sub_id: int | str, completion: str, result: Result, problem: Problem | None = None
+) -> EvalResult:
+    """Our result in SandboxFusion's ``EvalResult`` shape (``problem``: the judged problem,
+    whose test types and language make each test's ``exec_info``)."""
     code = extract_code(completion)
+    kinds = [t.type for t in problem.tests] if problem is not None else []
+    compiled = problem is not None and problem.language not in ("python", "python3")
     tests = []
-    for t in result.tests:
-        status = _RUN_STATUS.get(t.verdict, "Finished")
-        passed = t.verdict is Verdict.accepted
-        overall: Literal["Success", "Failed", "SandboxError"] = (
-            "Success" if passed else "SandboxError" if status == "Error" else "Failed"
-        )
-        run = CommandRunResult(status=status, execution_time=t.time_s)
+    for i, t in enumerate(result.tests):
+        stdio = i < len(kinds) and kinds[i] == "stdio"
         tests.append(
             EvalTestCase(
-                passed=passed,
-                exec_info=RunCodeResponse(status=overall, run_result=run),
+                passed=t.verdict is Verdict.accepted,
+                exec_info=exec_info_of(t, stdio, compiled),
                 test_info={"verdict": t.verdict.value, "detail": t.detail},
             )
         )
@@ -290,6 +377,72 @@ def eval_result(sub_id: int | str, completion: str, result: Result) -> EvalResul
 
 
 # ---------------------------------------------------------------- routes
+
+
+def provided_problem(body: SubmitRequest) -> Problem | None:
+    """The problem ``config.provided_data`` carries (ours, or SandboxFusion's CommonOJ row
+    in ``config.language``), or None to find ``id`` in the registry; 422 when unusable."""
+    config = body.config
+    data = config.provided_data
+    if isinstance(data, list):  # SandboxFusion too refuses a list on /submit (400)
+        raise ApiError(422, "config.provided_data: /submit judges one problem: give one "
+                            "object (a CommonOJ row or {'problem': ...}), not a list")  # fmt: skip
+    if not data or ("problem" not in data and "test" not in data):
+        return None
+    language, inline = config.language, data.get("problem")
+    own_language = isinstance(inline, dict) and "language" in inline  # it wins when given
+    if language is not None and not own_language and canonical_language(language) is None:
+        raise ApiError(422, f"config.language: unsupported language {language!r}")
+    if "problem" in data:
+        if isinstance(inline, dict) and not own_language and language is not None:
+            inline = {**inline, "language": language}
+        try:
+            return Problem.model_validate(inline)
+        except ValueError as exc:
+            raise ApiError(422, f"config.provided_data.problem: {exc}") from None
+    if language is None:  # as SandboxFusion's CommonOJDataset answers (400 there)
+        raise ApiError(422, "config.language: needed to judge CommonOJ provided data")
+    fields: dict[str, Any] = {
+        "id": str(data.get("id", body.id)) or "provided",
+        "language": language,
+        "tests": commonoj_tests(data["test"]),
+    }
+    if isinstance(data.get("content"), str):
+        fields["prompt"] = data["content"]
+    if config.run_timeout is not None:
+        if not 0 < config.run_timeout <= 300:
+            raise ApiError(422, "config.run_timeout: needs 0 < seconds <= 300")
+        fields["limits"] = {"time_s": config.run_timeout}
+    try:
+        return Problem.model_validate(fields)
+    except ValueError as exc:
+        raise ApiError(422, f"config.provided_data: {exc}") from None
+
+
+def commonoj_tests(raw: Any) -> list[dict[str, str]]:
+    """SandboxFusion's ``GeneralStdioTest`` list (or its JSON text, as its tables hold it)
+    as our stdio tests; 422 for a file test (a name besides stdin/stdout) or a bad shape."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            raise ApiError(422, "config.provided_data.test: not JSON") from None
+    if not isinstance(raw, list) or not raw:
+        raise ApiError(422, "config.provided_data.test: needs a non-empty list of tests")
+    tests = []
+    for i, case in enumerate(raw):
+        where = f"config.provided_data.test.{i}"
+        given = case.get("input") if isinstance(case, dict) else None
+        want = case.get("output") if isinstance(case, dict) else None
+        if not isinstance(given, dict) or not isinstance(want, dict):
+            raise ApiError(422, f"{where}: needs {{'input': {{'stdin'}}, 'output': {{'stdout'}}}}")
+        if set(given) - {"stdin"} or set(want) - {"stdout"}:
+            raise ApiError(422, f"{where}: file tests are not supported (stdin/stdout only)")
+        stdin, stdout = given.get("stdin", ""), want.get("stdout")
+        if not isinstance(stdin, str) or not isinstance(stdout, str):
+            raise ApiError(422, f"{where}: stdin and stdout must be strings")
+        tests.append({"type": "stdio", "input": stdin, "output": stdout})
+    return tests
 
 
 def _item(where: str, **fields: Any) -> RewardItem:
@@ -396,6 +549,12 @@ def _prompt_in(query: str, entry: Entry) -> str | None:
     return query[: at + len(prompt)] if at >= 0 else None
 
 
+@router.get("/v1/ping", response_model=str)
+async def ping() -> str:
+    """SandboxFusion's liveness probe: the process answers."""
+    return "pong"
+
+
 @router.post(
     "/run_code",
     response_model=RunCodeResponse,
@@ -433,18 +592,15 @@ async def run_code(body: RunCodeRequest, gw: GatewayDep, who: CompatCallerDep) -
 )
 async def submit(body: SubmitRequest, gw: GatewayDep, who: CompatCallerDep) -> Any:
     """SandboxFusion judge against a registered (or provided) problem."""
-    inline = (body.config.provided_data or {}).get("problem")
-    if inline is not None:
-        try:
-            problem = Problem.model_validate(inline)
-        except ValueError as exc:
-            raise ApiError(422, f"config.provided_data.problem: {exc}") from exc
-        item = _item("config.provided_data.problem", problem=problem, completion=body.completion)
+    problem = provided_problem(body)
+    if problem is not None:
+        item = _item("config.provided_data", problem=problem, completion=body.completion)
     else:
         item = _item("id", problem_id=str(body.id), completion=body.completion)
-    (result,) = await gw.score(await gw.resolve([item], field="id"), None)
+    pairs = await gw.resolve([item], field="id")
+    (result,) = await gw.score(pairs, None)
     if is_problem_fault(result):  # bad input found by running it: no retry can help
         raise ApiError(422, f"the problem cannot be judged: {result.error}")
     if result.verdict is Verdict.sandbox_error:
         return error_response(500, f"sandbox infrastructure failed: {result.error}")
-    return eval_result(body.id, body.completion, result)
+    return eval_result(body.id, body.completion, result, pairs[0][0].problem)

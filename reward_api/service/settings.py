@@ -48,8 +48,8 @@ class ServiceSettings(VerifierSettings):
     )
     api_keys: SecretStr | None = Field(
         default=None,
-        description="Comma-separated API keys; when set every /v1 call needs "
-        "'Authorization: Bearer <key>'. At least 16 characters each, no placeholders.",
+        description="Comma-separated API keys; when set every /v1 call (but the "
+        "health probe /v1/ping) needs 'Authorization: Bearer <key>'. At least 16 characters each, no placeholders.",
     )
     host: str = Field(default="127.0.0.1", description="Address `serve` binds.")
     port: int = Field(default=8000, ge=0, le=65535, description="Port `serve` binds.")

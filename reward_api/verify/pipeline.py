@@ -686,9 +686,10 @@ class Verifier:
         compiler's ``output``; a program that does not compile is not run.
 
         The caller compares stdout itself, so nothing expected ever reaches us. Returns
-        ``stdout``, ``stderr`` (tail), ``exit_code`` (None when killed), ``time_s`` and
-        ``limit`` (``timeout``, ``output_limit`` or None), or ``{"error": ...}`` when the
-        sandbox itself failed (with ``"busy": True`` when no cell was free within ``wait_s``).
+        ``stdout``, ``stderr`` (tail), ``exit_code`` (None when killed), ``signal`` (the one
+        that killed it, else None), ``time_s`` and ``limit`` (``timeout``, ``output_limit`` or
+        None), or ``{"error": ...}`` when the sandbox itself failed (with ``"busy": True``
+        when no cell was free within ``wait_s``).
         """
         from reward_api.verify import languages
 
@@ -736,6 +737,7 @@ class Verifier:
             "stdout": str(t.get("stdout", "")),
             "stderr": str(t.get("stderr_tail", ""))[-MAX_RUN_STDERR_CHARS:],
             "exit_code": t.get("exit_code"),
+            "signal": t.get("signal"),
             "time_s": t.get("time_s"),
             "limit": t.get("limit"),
         }

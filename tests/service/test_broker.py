@@ -6,6 +6,7 @@ workers and stop Redis.
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections.abc import Iterator
@@ -244,6 +245,15 @@ def test_run_code_runs_on_a_worker(stack: Stack) -> None:
     r = httpx.post(stack.url + "/run_code", json=body, timeout=60)
     assert r.status_code == 200, r.text
     assert r.json()["status"] == "Success" and r.json()["run_result"]["stdout"] == "abab\n"
+
+
+def test_run_code_on_a_worker_holds_the_compile_to_compile_timeout(stack: Stack) -> None:
+    # a fresh program (no cached build): g++ takes far longer than 10 ms on <iostream>
+    code = f"#include <iostream>\nint main() {{ std::cout << 1; }}\n// {secrets.token_hex(8)}\n"
+    body = {"code": code, "language": "cpp", "compile_timeout": 0.01, "run_timeout": 5}
+    r = httpx.post(stack.url + "/run_code", json=body, timeout=60)
+    assert r.status_code == 200, r.text
+    assert r.json()["compile_result"]["status"] == "TimeLimitExceeded", r.json()
 
 
 def test_chunk_replies_are_not_left_behind(stack: Stack) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 import httpx
 from gateway_procs import ADD, ADD_OK, ADD_WRONG, KEY, auth
 
@@ -199,3 +201,112 @@ def test_submit_judges_with_the_problems_checker(embedded: str) -> None:
         r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
         assert r.status_code == 200, r.text
         assert r.json()["accepted"] is accepted, r.json()
+
+
+# what prime-rl's CodeVerifier, code_contests scripts and SandboxFusion's README send
+SF_TESTS = [{"input": {"stdin": "1 2\n"}, "output": {"stdout": "3\n"}},
+            {"input": {"stdin": "10 -3\n"}, "output": {"stdout": "7\n"}}]  # fmt: skip
+CPP_ADD = "#include <iostream>\nint main() { long long a, b; std::cin >> a >> b; std::cout << a + b << '\\n'; }"  # fmt: skip
+
+
+def _commonoj(url: str, completion: str, **config: object) -> httpx.Response:
+    row = {"id": 0, "content": "A+B", "test": SF_TESTS}
+    body = {"dataset": "custom_dataset", "id": 0, "completion": completion,
+            "config": {"dataset_type": "CommonOJDataset", "provided_data": row, **config}}  # fmt: skip
+    return httpx.post(url + "/submit", json=body, headers=auth(), timeout=120)
+
+
+def test_submit_judges_sandboxfusion_commonoj_provided_tests(embedded: str) -> None:
+    for completion, language, accepted in ((f"```python\n{ADD_OK}\n```", "python", True),
+                                           (f"```python\n{ADD_WRONG}\n```", "python", False),
+                                           (f"Here:\n```cpp\n{CPP_ADD}\n```", "cpp", True)):  # fmt: skip
+        r = _commonoj(embedded, completion, language=language, run_timeout=5)
+        assert r.status_code == 200, r.text
+        got = r.json()
+        assert got["id"] == 0 and got["accepted"] is accepted, got
+        assert got["extra"]["result"]["total"] == 2
+
+
+def test_submit_commonoj_run_timeout_is_the_per_test_limit(embedded: str) -> None:
+    slow = f"```python\nimport time\ntime.sleep(2.5)\n{ADD_OK}\n```"
+    assert _commonoj(embedded, slow, language="python", run_timeout=5).json()["accepted"] is True
+    r = _commonoj(embedded, slow, language="python", run_timeout=1)
+    assert r.status_code == 200 and r.json()["tests"][0]["test_info"]["verdict"] == "timeout"
+
+
+def test_submit_refuses_unusable_commonoj_data_with_a_422(embedded: str) -> None:
+    no_language = _commonoj(embedded, ADD_OK)
+    assert no_language.status_code == 422 and "config.language" in no_language.text
+    unknown = _commonoj(embedded, ADD_OK, language="klingon")
+    assert unknown.status_code == 422 and "klingon" in unknown.text
+    files = [{"input": {"stdin": "", "in.txt": "1"}, "output": {"stdout": "1"}}]
+    body = {"id": 0, "completion": ADD_OK,
+            "config": {"language": "python", "provided_data": {"test": files}}}  # fmt: skip
+    r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=60)
+    assert r.status_code == 422 and "test.0" in r.text, r.text
+    listed = dict(body, config={"language": "python", "provided_data": [{"test": SF_TESTS}]})
+    r = httpx.post(embedded + "/submit", json=listed, headers=auth(), timeout=60)
+    assert r.status_code == 422 and "not a list" in r.text, r.text
+
+
+def test_submit_inline_problem_without_a_language_takes_config_language(embedded: str) -> None:
+    problem = {"id": "ab-cpp", "tests": [{"type": "stdio", "input": "1 2\n", "output": "3\n"}]}
+    body = {"id": "ab-cpp", "completion": f"```cpp\n{CPP_ADD}\n```",
+            "config": {"language": "cpp", "provided_data": {"problem": problem}}}  # fmt: skip
+    r = httpx.post(embedded + "/submit", json=body, headers=auth(), timeout=120)
+    assert r.status_code == 200 and r.json()["accepted"] is True, r.text
+    # a problem's own language wins: config.language is then not used, nor checked
+    own = {"language": "klingon", "provided_data": {"problem": dict(problem, language="cpp")}}
+    r = httpx.post(embedded + "/submit", json=dict(body, config=own), headers=auth(), timeout=120)
+    assert r.status_code == 200 and r.json()["accepted"] is True, r.text
+
+
+def _first_exec_info(url: str, completion: str, language: str) -> dict:
+    r = _commonoj(url, completion, language=language)
+    assert r.status_code == 200, r.text
+    info = r.json()["tests"][0]["exec_info"]
+    for part in (info["compile_result"], info["run_result"]):
+        # SandboxFusion's summary_run_code_result raises on Finished without a return code
+        assert part is None or part["status"] != "Finished" or part["return_code"] is not None
+    return info
+
+
+def test_submit_exec_info_says_how_each_test_ran(embedded: str) -> None:
+    ok = _first_exec_info(embedded, f"```cpp\n{CPP_ADD}\n```", "cpp")
+    assert ok["status"] == "Success" and ok["compile_result"]["return_code"] == 0
+    assert ok["run_result"]["return_code"] == 0 and ok["run_result"]["execution_time"] > 0
+    wrong = _first_exec_info(embedded, ADD_WRONG, "python")  # ran fine, wrong output
+    assert wrong["status"] == "Success" and wrong["run_result"]["return_code"] == 0
+    exits = _first_exec_info(embedded, "raise SystemExit(3)", "python")
+    assert exits["status"] == "Failed" and exits["run_result"]["return_code"] == 3
+    killed = _first_exec_info(embedded, "import os\nos.kill(os.getpid(), 11)", "python")
+    assert killed["status"] == "Failed" and killed["run_result"]["return_code"] == -11
+    broken = _first_exec_info(embedded, "int main() { return nope; }", "cpp")
+    assert broken["status"] == "Failed" and broken["run_result"] is None
+    assert broken["compile_result"]["return_code"] == 1
+    assert "nope" in broken["compile_result"]["stderr"]
+
+
+def test_run_code_reports_a_killed_program_with_minus_its_signal(embedded: str) -> None:
+    # SandboxFusion reports Popen.returncode: minus the signal, never null with Finished
+    for code, language, rc in (("int main() { int *p = 0; *p = 1; return *p; }", "cpp", -11),
+                               ("#include <cstdlib>\nint main() { abort(); }", "cpp", -6),
+                               ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)",
+                                "python", -9)):  # fmt: skip
+        got = _run(embedded, code=code, language=language, compile_timeout=60)
+        assert got["status"] == "Failed", got
+        assert got["run_result"]["status"] == "Finished", got
+        assert got["run_result"]["return_code"] == rc, (language, got)
+
+
+def test_run_code_holds_the_compile_to_compile_timeout(embedded: str) -> None:
+    # a fresh program (no cached build): g++ takes far longer than 10 ms on <iostream>
+    code = RUN_CODE_PROGRAMS["cpp"] + f"// {secrets.token_hex(8)}\n"
+    got = _run(embedded, code=code, stdin="2 3\n", language="cpp", compile_timeout=0.01)
+    assert got["status"] == "Failed" and got["run_result"] is None, got
+    assert got["compile_result"]["status"] == "TimeLimitExceeded", got
+
+
+def test_v1_ping_answers_pong_without_a_key_as_sandboxfusion_does(embedded: str) -> None:
+    r = httpx.get(embedded + "/v1/ping", timeout=10)
+    assert r.status_code == 200 and r.json() == "pong", r.text

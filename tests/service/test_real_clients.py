@@ -4,7 +4,8 @@ scores equal ours.
 
 - verl 0.9.1 ``compute_score`` (sandbox_fusion): one /run_code per test; its score is the
   share of tests passed, which must equal our ``passed / total`` for the same program.
-- SandboxFusion's client 0.3.7: ``run_code`` and ``submit`` (its ``EvalResult`` parses).
+- SandboxFusion's client 0.3.7: ``run_code`` and ``submit`` (its ``EvalResult`` parses),
+  CommonOJ provided data, and its ``summary_run_code_result`` of each test's run.
 - OpenRLHF 0.8.1 and 0.9.0 ``request_api_wrapper`` and 0.11.2 (newest release)
   ``SingleTurnAgentExecutor._fetch_rewards_via_http``, with an APPS-style integer label,
   an empty label (found by prompt) and a string id.
@@ -93,6 +94,32 @@ print(json.dumps([r.status, r.run_result.stdout, s.accepted, len(s.tests), w.acc
 """
     out = run_client("sandbox-fusion-0.3.7", script).strip().splitlines()[-1]
     assert json.loads(out) == ["Success", "cba\n", True, 5, False]
+
+
+def test_sandboxfusion_client_submits_commonoj_data_and_summarises_each_run(url: str) -> None:
+    ok, wrong = (f"```python\n{c}\n```" for c in (ADD_OK, ADD_WRONG))
+    script = f"""
+import json
+from sandbox_fusion import run_code, submit, RunCodeRequest, SubmitRequest, TestConfig
+from sandbox_fusion.client import summary_run_code_result
+from sandbox_fusion.models import SummaryMapping
+m = SummaryMapping(CompileFailed="CE", RunFailed="RE", RunTimeout="TLE")
+tests = [{{"input": {{"stdin": "1 2\\n"}}, "output": {{"stdout": "3\\n"}}}}]
+out = []
+for completion in ({ok!r}, {wrong!r}, "```python\\nraise SystemExit(3)\\n```"):
+    res = submit(SubmitRequest(dataset="custom_dataset", id=0, completion=completion,
+                               config=TestConfig(dataset_type="CommonOJDataset", language="python",
+                                                 provided_data={{"id": 0, "content": "A+B",
+                                                                 "test": tests}})),
+                 endpoint={url!r})
+    out.append([res.accepted, summary_run_code_result(res.tests[0].exec_info, m)])
+r = run_code(RunCodeRequest(code="int main() {{ int *p = 0; *p = 1; return *p; }}", language="cpp"),
+             endpoint={url!r})
+out.append([r.run_result.return_code, summary_run_code_result(r, m)])
+print(json.dumps(out))
+"""
+    out = run_client("sandbox-fusion-0.3.7", script).strip().splitlines()[-1]
+    assert json.loads(out) == [[True, "Success"], [False, "Success"], [False, "RE"], [-11, "RE"]]
 
 
 def _openrlhf_body() -> tuple[list[str], list[str], list]:
