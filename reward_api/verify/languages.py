@@ -651,9 +651,21 @@ def _js_unit(program: str, test: str, secret: _Secret, typescript: bool) -> dict
 _GO_PACKAGE = re.compile(r"^[ \t]*package[ \t]+\w+[ \t]*(?://[^\n]*)?$", re.M)
 _GO_TEST_FN = re.compile(r"\bfunc\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)")
 _GO_MAIN = re.compile(r"\bfunc\s+main\s*\(\s*\)")
-# parsed again by our TestMain, so a program's init cannot filter or list the tests away
-_GO_TEST_FLAGS = ("run=.", "count=1", "list=", "bench=", "failfast=false", "short=false",
-                  "shuffle=off", "timeout=0", "cpu=")  # fmt: skip
+# Every flag of Go 1.19's testing package that can skip, filter, list, repeat or reorder
+# tests, or redirect what m.Run does, parsed again by our TestMain at its default (what
+# `go test` passes: -test.paniconexit0, so os.Exit(0) inside a test panics), so a
+# program's init cannot set them (flag.Set, flag.Lookup(...).Value.Set: -test.fuzzworker
+# made m.Run skip every test and return 0). The profile and log files stay unset.
+_GO_TEST_FLAGS = ("run=.", "count=1", "list=", "bench=", "benchmem=false", "benchtime=1s",
+                  "failfast=false", "short=false", "shuffle=off", "timeout=0", "cpu=",
+                  "v=false", "paniconexit0=true", "fuzz=", "fuzzworker=false",
+                  "fuzzcachedir=", "fuzzminimizetime=60s", "testlogfile=", "outputdir=",
+                  "coverprofile=", "cpuprofile=", "memprofile=", "memprofilerate=0",
+                  "blockprofile=", "blockprofilerate=1", "mutexprofile=",
+                  "mutexprofilefraction=1", "trace=")  # fmt: skip
+_GO_TEST_DECL = re.compile(r"\bfunc\s+(Test(?:[^\W_a-z]\w*|_\w*)?)(\s*\(\s*\w+\s+\*testing\.T\s*\))")
+"""A test function `go test` runs: ``Test`` alone or followed by a character that is not a
+lower-case letter (``Testadd`` is not a test)."""
 
 
 def _go_imports(program: str, imports: str) -> str:
@@ -687,14 +699,38 @@ def _go_main_unit(program: str, test: str, secret: _Secret) -> str:
 
 
 def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
+    """The program, the test with each test function renamed and called from a wrapper of
+    ours that marks it done when it returned and did not fail or skip, and our TestMain:
+    the flags parsed again, then a report only when ``m.Run()`` returned 0 and every test
+    function was marked (so a flag set where our parse does not reach, such as a
+    ``flag.CommandLine`` the program replaced after ``testing.Init``, skips nothing)."""
+    t = secret.tag
+    names: list[str] = []
+
+    def wrap(m: re.Match[str]) -> str:
+        names.append(m.group(1))
+        return f"func __cr_body_{t}_{m.group(1)}{m.group(2)}"
+
+    body = _GO_TEST_DECL.sub(wrap, test)
+    wrappers = "".join(
+        f"func {name}(t *__cr_testing.T) {{\n\t__cr_body_{t}_{name}(t)\n"
+        f"\tif !t.Failed() && !t.Skipped() {{\n\t\t__cr_done_{t}[{i}] = true\n\t}}\n}}\n\n"
+        for i, name in enumerate(names)
+    )
     flags = ", ".join(f'"-test.{f}"' for f in _GO_TEST_FLAGS)
+    own = '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"; __cr_runtime "runtime"; '
     return (
-        _go_imports(program, '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"')
-        + f"\n{test}\n\n{_go_report(secret)}\n"
+        _go_imports(program, own + '__cr_strconv "strconv"')
+        + f"\n{body}\n\n{_go_report(secret)}\n{wrappers}"
+        f"var __cr_done_{t} [{len(names)}]bool\n\n"
         f"func TestMain(m *__cr_testing.M) {{\n"
-        f"\t__cr_flag.CommandLine.Parse([]string{{{flags}}})\n"
+        f"\t__cr_flag.CommandLine.Parse([]string{{{flags}, "
+        '"-test.parallel=" + __cr_strconv.Itoa(__cr_runtime.GOMAXPROCS(0))})\n'
         "\tcode := m.Run()\n"
-        f"\tif code == 0 {{\n\t\t__cr_report_{secret.tag}()\n\t}}\n"
+        f"\tfor _, done := range __cr_done_{t} {{\n\t\tif !done && code == 0 {{\n"
+        '\t\t\t__cr_os.Stderr.WriteString("a test function did not run to its end\\n")\n'
+        "\t\t\tcode = 1\n\t\t}\n\t}\n"
+        f"\tif code == 0 {{\n\t\t__cr_report_{t}()\n\t}}\n"
         "\t__cr_os.Exit(code)\n}\n"
     )
 

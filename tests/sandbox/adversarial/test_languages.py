@@ -257,6 +257,22 @@ CASES: list[Case] = [
             GO_HEAD.replace('"os"', '"flag"\n\t"os"')
             + '\nfunc init() { testing.Init(); flag.Set("test.run", "NoSuchTest"); flag.Parse() }\n\n'
             "func add(a, b int) int { return 0 }\n"),
+    # -test.fuzzworker makes m.Run skip every test and return 0 (our parse missed it)
+    exploit("go-test-fuzzworker", GO_TEST,
+            GO_HEAD.replace('"os"', '"flag"\n\t"os"')
+            + '\nvar ti = testing.Init\n\nfunc init() { ti(); flag.Lookup("test.fuzzworker").Value.Set("true") }\n\n'
+            "func add(a, b int) int { return 0 }\n"),
+    # the flags set, then flag.CommandLine replaced: our parse lands in the new set
+    exploit("go-test-flagset-replaced", GO_TEST,
+            GO_HEAD.replace('"os"', '"flag"\n\t"io"\n\t"os"')
+            + '\nfunc init() {\n\ttesting.Init()\n\tflag.Set("test.run", "NoSuchTest")\n'
+            '\tflag.CommandLine = flag.NewFlagSet("x", flag.ContinueOnError)\n\tflag.CommandLine.SetOutput(io.Discard)\n}\n\n'
+            "func add(a, b int) int { return 0 }\n"),
+    control("go-test-honest-subtests-and-helper", _problem(
+        "go", "func TestAdd(t *testing.T) {\n\tfor _, c := range []int{1, 2} {\n"
+              "\t\tt.Run(\"case\", func(t *testing.T) {\n\t\t\tif add(c, 1) != c+1 {\n\t\t\t\tt.Fatal(c)\n\t\t\t}\n\t\t})\n\t}\n}\n\n"
+              "func TestAdd_Zero(t *testing.T) {\n\tif add(0, 0) != 0 {\n\t\tt.Error(\"zero\")\n\t}\n}\n"),
+            GO_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
     # Rust
     control("rust-honest", RUST, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
     control("rust-honest-own-macro", RUST,
