@@ -35,7 +35,7 @@ Trust, per test type:
   ``main`` returned 0; Go (``func main``): the test's ``main`` renamed and called from
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
-  our own arguments; Java: our class's ``main`` after the test's ``Main.main``
+  our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
   returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a guard
   in each ``#[test]`` function, with a nonce of its own, that reports the nonce and the
   function's name when the function returns (under ``#[should_panic]``: when it unwinds),
@@ -50,7 +50,11 @@ Trust, per test type:
   ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
-  test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude in its
+  test (textual scope: the later definition wins); Go: the packages the test names
+  (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
+  does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
+  not the test's ``json`` (a program that imports another package under such a name is
+  untrusted); JavaScript/TypeScript: a prelude in its
   own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
@@ -355,12 +359,12 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program))
     if language == "go":
+        untrusted = _go_test_imports(program, test)[2]
         if _GO_TEST_FN.search(test):
             return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
-                        RECIPES["go-test"].run, nonce)  # fmt: skip
-        return Unit(
-            "go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run, nonce
-        )
+                        RECIPES["go-test"].run, nonce, untrusted)  # fmt: skip
+        return Unit("go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run,
+                    nonce, untrusted)  # fmt: skip
     if language == "rust":
         source, lines = _rust_unit(program, test)
         return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run,
@@ -663,9 +667,78 @@ _GO_TEST_FLAGS = ("run=.", "count=1", "list=", "bench=", "benchmem=false", "benc
                   "coverprofile=", "cpuprofile=", "memprofile=", "memprofilerate=0",
                   "blockprofile=", "blockprofilerate=1", "mutexprofile=",
                   "mutexprofilefraction=1", "trace=")  # fmt: skip
-_GO_TEST_DECL = re.compile(r"\bfunc\s+(Test(?:[^\W_a-z]\w*|_\w*)?)(\s*\(\s*\w+\s+\*testing\.T\s*\))")
+_GO_TEST_DECL = re.compile(
+    r"\bfunc\s+(Test(?:[^\W_a-z]\w*|_\w*)?)(\s*\(\s*\w+\s+\*testing\.T\s*\))"
+)
 """A test function `go test` runs: ``Test`` alone or followed by a character that is not a
 lower-case letter (``Testadd`` is not a test)."""
+
+
+_GO_TEST_PACKAGES = {
+    "json": ("encoding/json", "Marshal"), "reflect": ("reflect", "DeepEqual"),
+    "fmt": ("fmt", "Sprint"), "strings": ("strings", "Compare"), "sort": ("sort", "Ints"),
+    "math": ("math", "Abs"), "strconv": ("strconv", "Itoa"), "testing": ("testing", "Short"),
+    "os": ("os", "Exit"), "errors": ("errors", "New"), "bytes": ("bytes", "Equal"),
+    "unicode": ("unicode", "IsDigit"), "utf8": ("unicode/utf8", "RuneLen"),
+    "big": ("math/big", "NewInt"), "rand": ("math/rand", "Intn"), "time": ("time", "Now"),
+    "regexp": ("regexp", "MustCompile"), "bits": ("math/bits", "OnesCount"),
+    "assert": ("github.com/stretchr/testify/assert", "Equal"),
+    "require": ("github.com/stretchr/testify/require", "Equal"),
+}  # fmt: skip
+"""The packages a test names by these identifiers (``json.Marshal``, ``assert.Equal``), each
+with an exported name that keeps our import of it used."""
+_GO_LITERAL = re.compile(
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|`[^`]*`|'(?:\\.|[^'\\\n])*'", re.S
+)
+_GO_QUALIFIER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]")
+_GO_TOP_DECL = re.compile(r"^(?:func|var|const|type)\s+(\w+)", re.M)
+_GO_IMPORT_DECL = re.compile(
+    r"\s*import\s*(?:\(([^)]*)\)|((?:[\w.]+\s+)?\"[^\"\n]*\"))[ \t]*;?", re.S
+)
+_GO_IMPORT_SPEC = re.compile(r"(?:^|[\s;])(?:([\w.]+)\s+)?\"([^\"\n]*)\"")
+
+
+def _go_program_imports(program: str) -> dict[str, str]:
+    """The names the program's import declarations (those right after its package clause,
+    comments blanked) bind at file scope, with their paths (``_`` and ``.`` bind none)."""
+    text = _GO_LITERAL.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0), program)
+    m = _GO_PACKAGE.search(text)
+    names: dict[str, str] = {}
+    at = m.end() if m else len(text)
+    while (d := _GO_IMPORT_DECL.match(text, at)) is not None:
+        at = d.end()
+        for spec in _GO_IMPORT_SPEC.finditer(d.group(1) or d.group(2)):
+            path = spec.group(2)
+            name = spec.group(1) or path.rsplit("/", 1)[-1]
+            if name not in ("_", "."):
+                names[name] = path
+    return names
+
+
+def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:
+    """The imports to add for the packages the test names (``json.`` where the test
+    declares no ``json`` of its own at the top level) that the program does not import
+    under that name, the declarations that keep them used, and why the build is
+    untrusted, if it is: the program imports another package under such a name. Bound at
+    file scope, an added import makes a program's own ``var json fakeJSON`` a compile
+    error ("redeclared") instead of what the test's ``json.Marshal`` calls."""
+    code = _GO_LITERAL.sub(" ", test)
+    own = set(_GO_TOP_DECL.findall(code))
+    wanted = {m.group(1) for m in _GO_QUALIFIER.finditer(code)} & _GO_TEST_PACKAGES.keys()
+    have = _go_program_imports(program)
+    imports, uses, untrusted = [], [], None
+    for name in sorted(wanted - own):
+        path, symbol = _GO_TEST_PACKAGES[name]
+        if name in have:
+            if have[name] != path and untrusted is None:
+                untrusted = (
+                    f'the program imports "{have[name]}" as `{name}`, the name the test '
+                    f'uses for "{path}"'
+                )
+            continue
+        imports.append(f'{name} "{path}"')
+        uses.append(f"var _ = {name}.{symbol}\n")
+    return "; ".join(imports), "".join(uses), untrusted
 
 
 def _go_imports(program: str, imports: str) -> str:
@@ -692,8 +765,10 @@ def _go_report(secret: _Secret) -> str:
 def _go_main_unit(program: str, test: str, secret: _Secret) -> str:
     t = secret.tag
     body = _GO_MAIN.sub(f"func __cr_main_{t}()", test, count=1)
+    imports, uses, _ = _go_test_imports(program, test)
     return (
-        _go_imports(program, '__cr_os "os"') + f"\n{body}\n\n{_go_report(secret)}\n"
+        _go_imports(program, "; ".join(filter(None, ('__cr_os "os"', imports))))
+        + f"\n{uses}{body}\n\n{_go_report(secret)}\n"
         f"func main() {{\n\t__cr_main_{t}()\n\t__cr_report_{t}()\n}}\n"
     )
 
@@ -719,9 +794,10 @@ def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
     )
     flags = ", ".join(f'"-test.{f}"' for f in _GO_TEST_FLAGS)
     own = '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"; __cr_runtime "runtime"; '
+    imports, uses, _ = _go_test_imports(program, test)
     return (
-        _go_imports(program, own + '__cr_strconv "strconv"')
-        + f"\n{body}\n\n{_go_report(secret)}\n{wrappers}"
+        _go_imports(program, own + '__cr_strconv "strconv"' + (f"; {imports}" if imports else ""))
+        + f"\n{uses}{body}\n\n{_go_report(secret)}\n{wrappers}"
         f"var __cr_done_{t} [{len(names)}]bool\n\n"
         f"func TestMain(m *__cr_testing.M) {{\n"
         f"\t__cr_flag.CommandLine.Parse([]string{{{flags}, "

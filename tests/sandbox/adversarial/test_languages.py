@@ -69,6 +69,28 @@ TS = _problem(
     "console.assert(add(-1, 1) === 0);\n",
 )
 GO_MAIN = _problem("go", 'func main() {\n\tif add(2, 3) != 5 {\n\t\tpanic("test 0")\n\t}\n}\n')
+# MBXP's shape: its prompt imports encoding/json and reflect for the test's deepCompare
+GO_MBXP = _problem(
+    "go",
+    "\n\nfunc deepCompare(a interface{}, b interface{}, msg string) bool {\n"
+    "\taJSON, err := json.Marshal(a)\n\tif err != nil {\n\t\tpanic(msg)\n\t}\n"
+    "\tbJSON, err := json.Marshal(b)\n\tif err != nil {\n\t\tpanic(msg)\n\t}\n"
+    "\tvar a2 interface{}\n\tvar b2 interface{}\n\terr = json.Unmarshal(aJSON, &a2)\n"
+    "\tif err != nil {\n\t\tpanic(msg)\n\t}\n\terr = json.Unmarshal(bJSON, &b2)\n"
+    "\tif err != nil {\n\t\tpanic(msg)\n\t}\n\tif reflect.DeepEqual(a2, b2) {\n\t\treturn true\n"
+    '\t}\n\tpanic(msg)\n}\n\nfunc main() {\n\tdeepCompare(add(2, 3), 5, "test 0")\n'
+    '\tdeepCompare(add(-1, 1), 0, "test 1")\n}\n',
+)
+GO_MBXP_HEAD = 'package main\n\nimport (\n\t"encoding/json"\n\t"reflect"\n)\n'
+# HumanEval-X's shape: testify's assert.New
+GO_TESTIFY = _problem(
+    "go",
+    "func TestAdd(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(5, add(2, 3))\n"
+    "\tassert.Equal(0, add(-1, 1))\n}\n",
+)
+GO_TESTIFY_HEAD = (
+    'package main\n\nimport (\n\t"testing"\n\t"github.com/stretchr/testify/assert"\n)\n'
+)
 GO_TEST = _problem(
     "go", 'func TestAdd(t *testing.T) {\n\tif add(2, 3) != 5 {\n\t\tt.Fatal("test 0")\n\t}\n}\n'
 )
@@ -273,6 +295,28 @@ CASES: list[Case] = [
               "\t\tt.Run(\"case\", func(t *testing.T) {\n\t\t\tif add(c, 1) != c+1 {\n\t\t\t\tt.Fatal(c)\n\t\t\t}\n\t\t})\n\t}\n}\n\n"
               "func TestAdd_Zero(t *testing.T) {\n\tif add(0, 0) != 0 {\n\t\tt.Error(\"zero\")\n\t}\n}\n"),
             GO_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    # the program leaves out the test's imports and declares their names itself, so the
+    # test's json.Marshal, reflect.DeepEqual, assert.Equal are the program's
+    control("go-mbxp-honest", GO_MBXP, GO_MBXP_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    control("go-mbxp-honest-aliased-json", GO_MBXP,
+            'package main\n\nimport (\n\tj "encoding/json"\n\t"reflect"\n)\n\nvar _ = j.Valid\n\n'
+            "func compare(a, b int) bool { return reflect.DeepEqual(a, b) }\n\n"
+            "func add(a, b int) int { if compare(a, 0) { return b }; return a + b }\n"),
+    exploit("go-mbxp-shadow-json-reflect", GO_MBXP,
+            "package main\n\nfunc add(a, b int) int { return 0 }\n\ntype fakeJSON struct{}\n\n"
+            'func (fakeJSON) Marshal(v interface{}) ([]byte, error) { return []byte("0"), nil }\n'
+            "func (fakeJSON) Unmarshal(b []byte, v interface{}) error { return nil }\n\nvar json fakeJSON\n\n"
+            "type fakeReflect struct{}\n\nfunc (fakeReflect) DeepEqual(a, b interface{}) bool { return true }\n\n"
+            "var reflect fakeReflect\n"),
+    exploit("go-mbxp-json-is-another-package", GO_MBXP,
+            'package main\n\nimport (\n\tjson "encoding/xml"\n\t"reflect"\n)\n\n'
+            "func add(a, b int) int { return 0 }\n\nvar _ = reflect.DeepEqual\nvar _ = json.Marshal\n"),
+    control("go-testify-honest", GO_TESTIFY, GO_TESTIFY_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    exploit("go-testify-shadow", GO_TESTIFY,
+            'package main\n\nimport "testing"\n\ntype fakeAssert struct{}\n\n'
+            "func (fakeAssert) New(t *testing.T) fakeAssert { return fakeAssert{} }\n\n"
+            "func (fakeAssert) Equal(a, b interface{}, m ...interface{}) bool { return true }\n\n"
+            "var assert fakeAssert\n\nfunc add(a, b int) int { return 0 }\n"),
     # Rust
     control("rust-honest", RUST, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
     control("rust-honest-own-macro", RUST,
