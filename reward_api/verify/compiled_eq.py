@@ -581,10 +581,23 @@ final class NS {
 
 
 # ------------------------------------------------------------------ Rust
-_RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+([A-Za-z_]\w*)")
-_RUST_ALIAS = re.compile(r"\btype\s+([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
-_RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
-_RUST_WORD = re.compile(r"[A-Za-z_]\w*")
+# (?:r#)?: a raw identifier (``struct r#Answer`` declares ``Answer``)
+_RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+(?:r#)?([A-Za-z_]\w*)")
+_RUST_ALIAS = re.compile(r"\btype\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
+_RUST_FN = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
+_RUST_WORD = re.compile(r"(?<!')\b(?:r#)?([A-Za-z_]\w*)")  # not a lifetime's name
+_RUST_USE = re.compile(r"\buse\b[^;]*;")
+_RUST_USE_AS = re.compile(r"\bas\s+(?:r#)?([A-Za-z_]\w*)")
+_RUST_MACRO_DEF = re.compile(r"\bmacro_rules\s*!|\bmacro\s+(?:r#)?[A-Za-z_]")
+RUST_STD_TYPES = frozenset({
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+    "f32", "f64", "bool", "char", "str", "String", "Vec", "Option", "Result", "Box", "HashMap",
+    "HashSet", "BTreeMap", "BTreeSet", "VecDeque", "BinaryHeap", "LinkedList", "Rc", "Arc",
+    "Cell", "RefCell", "Ordering", "Reverse", "std", "core", "alloc", "collections", "cmp",
+    "rc", "sync", "cell", "string", "vec", "option", "result", "boxed",
+})  # fmt: skip
+"""The words of a return type that name the standard library's types (and the paths to
+them): all a return type may name when the program's own types cannot all be seen."""
 
 
 def rust_own_return_type(program: str, test: str) -> str | None:
@@ -595,8 +608,13 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     from outside; the standard types a benchmark's signatures use cannot have their
     ``PartialEq`` replaced (the orphan rule)."""
     own = set(_RUST_TYPE_DECL.findall(program))
+    for use in _RUST_USE.findall(program):  # use m::Answer as i32;
+        own |= set(_RUST_USE_AS.findall(use))
     aliases = dict(_RUST_ALIAS.findall(program))
     used = set(_RUST_WORD.findall(test))
+    # a macro of the program can declare types the patterns above never see
+    # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
+    hidden = _RUST_MACRO_DEF.search(program) is not None
     for m in _RUST_FN.finditer(program):
         if m.group(1) not in used:
             continue
@@ -611,6 +629,11 @@ def rust_own_return_type(program: str, test: str) -> str | None:
             return (
                 f"`{m.group(1)}` returns `{ret.strip()}`, a type whose comparison the program "
                 "itself defines: a test cannot trust it"
+            )
+        if hidden and (words - RUST_STD_TYPES or "!" in ret):
+            return (
+                f"`{m.group(1)}` returns `{ret.strip()}`, not only standard types, and the "
+                "program's macros may declare types: a test cannot trust its comparison"
             )
     return None
 

@@ -93,6 +93,15 @@ TEST = "assert_eq!(add(1, 2), 3);"
         "struct L; impl<T> PartialEq<T> for L { fn eq(&self, _: &T) -> bool { true } }\nfn add(a: i32, b: i32) -> L { L }",
         "fn add(a: i32, b: i32) -> impl PartialEq<i32> + std::fmt::Debug { 0 }",
         "struct L;\ntype G = Vec<L>;\nfn add(a: i32, b: i32) -> G { vec![] }",
+        # raw identifiers: `struct r#L` declares L (the pattern once took `r`)
+        "#[derive(Debug)] pub struct r#L;\nimpl PartialEq<i32> for L { fn eq(&self, _: &i32) -> bool { true } }\nfn add(a: i32, b: i32) -> L { L }",
+        "struct L;\nfn r#add(a: i32, b: i32) -> r#L { L }",
+        "enum r#L { A }\ntype r#G = Option<L>;\nfn add(a: i32, b: i32) -> G { None }",
+        # a type of the program renamed by `use ... as` (here as a primitive's name)
+        "mod m { pub struct L; }\nuse m::L as i32;\nfn add(a: i32, b: i32) -> i32 { m::L }",
+        # types declared by a macro, or a macro in the return type's place
+        "macro_rules! mk { ($n:ident) => { struct $n; }; }\nmk!(L);\nfn add(a: i32, b: i32) -> L { L }",
+        "struct L;\nmacro_rules! ty { () => { L }; }\nfn add(a: i32, b: i32) -> ty!() { L }",
     ],
 )
 def test_rust_results_of_the_programs_own_types_are_not_trusted(program: str) -> None:
@@ -106,6 +115,10 @@ def test_rust_results_of_the_programs_own_types_are_not_trusted(program: str) ->
         "type G = Vec<Vec<i32>>;\nfn add(a: i32, b: i32) -> G { vec![] }",
         "struct Helper;\nfn add<T: Into<i64>>(a: T, b: T) -> Vec<(i32, String)> where T: Copy { vec![] }",
         "struct L;\nfn other() -> L { L }\nfn add(a: i32, b: i32) -> i32 { 0 }",  # not called by the test
+        # a program's own macros, returning standard types only
+        "macro_rules! plus { ($a:expr, $b:expr) => { $a + $b }; }\nfn add(a: i32, b: i32) -> i32 { plus!(a, b) }",
+        "macro_rules! m { () => {}; }\nfn add(a: i32, b: i32) -> Option<std::collections::HashMap<&'static str, Vec<u8>>> { None }",
+        "use std::collections::HashMap as Map;\nfn add(a: i32, b: i32) -> Vec<i64> { vec![] }",
     ],
 )
 def test_rust_results_of_standard_types_are_trusted(program: str) -> None:

@@ -324,6 +324,16 @@ CASES: list[Case] = [
     exploit("rust-exit-in-function", RUST, "fn add(_a: i32, _b: i32) -> i32 { std::process::exit(0) }\n"),
     exploit("rust-panic-hook", RUST,
             "fn add(_a: i32, _b: i32) -> i32 { std::panic::set_hook(Box::new(|_| std::process::exit(0))); 0 }\n"),
+    # a raw identifier hid the program's type from the return-type check: its PartialEq lies
+    exploit("rust-raw-ident-liar", RUST,
+            "#[derive(Debug)] pub struct r#Answer;\n"
+            "impl PartialEq<i32> for Answer { fn eq(&self, _o: &i32) -> bool { true } }\n"
+            "fn add(_a: i32, _b: i32) -> Answer { Answer }\n"),
+    # a type declared by a macro: no `struct Answer` in the text
+    exploit("rust-macro-declared-liar", RUST,
+            "macro_rules! mk { ($n:ident) => { #[derive(Debug)] pub struct $n; }; }\nmk!(Answer);\n"
+            "impl PartialEq<i32> for Answer { fn eq(&self, _o: &i32) -> bool { true } }\n"
+            "fn add(_a: i32, _b: i32) -> Answer { Answer }\n"),
     exploit("rust-shadow-assert-eq", RUST,
             "macro_rules! assert_eq { ($($t:tt)*) => { () }; }\nmacro_rules! assert { ($($t:tt)*) => { () }; }\n"
             "macro_rules! vec { ($($t:tt)*) => { Vec::<i32>::new() }; }\n" + RUST_BAD),
