@@ -655,6 +655,83 @@ def _rust_return_type(program: str, paren: int) -> str:
     return m.group(1) if m else ""
 
 
+_RUST_IDENT = re.compile(r"(?:r#)?([A-Za-z_][A-Za-z0-9_]*)")
+_RUST_RAW_STRING = re.compile(r'(?:b|c)?r(#*)"')
+RUST_FILE_READERS = frozenset({"include", "include_str", "include_bytes"})
+"""The macros that read a file while the unit compiles: the unit's own ``main.rs`` holds
+the test, and so its expected values."""
+
+
+def rust_code_words(program: str) -> list[str]:
+    """The identifiers of a Rust program outside its comments (nested block comments too),
+    string, byte string and raw string literals and character literals, as rustc lexes
+    them (``r#name`` is ``name``); anything this lexer cannot place counts as code, so a
+    word can only be missed where rustc sees no token either."""
+    out: list[str] = []
+    i, n = 0, len(program)
+    while i < n:
+        c = program[i]
+        if program.startswith("//", i):
+            j = program.find("\n", i)
+            i = n if j < 0 else j + 1
+        elif program.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if program.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif program.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        elif (m := _RUST_RAW_STRING.match(program, i)) and not _is_ident_char(program, i - 1):
+            end = program.find('"' + m.group(1), m.end())
+            i = n if end < 0 else end + 1 + len(m.group(1))
+        elif c == '"' or (
+            c in "bc" and program.startswith('"', i + 1) and not _is_ident_char(program, i - 1)
+        ):
+            i = program.index('"', i) + 1
+            while i < n and program[i] != '"':
+                i += 2 if program[i] == "\\" else 1
+            i += 1
+        elif c == "'" or (
+            c == "b" and program.startswith("'", i + 1) and not _is_ident_char(program, i - 1)
+        ):
+            q = program.index("'", i)
+            if program.startswith("\\", q + 1):  # '\n', '\u{..}', '\''
+                j = q + 3
+                while j < n and program[j] != "'":
+                    j += 1
+                i = j + 1
+            elif q + 2 < n and program[q + 2] == "'":  # 'x'
+                i = q + 3
+            else:  # a lifetime or a label: its name is a word like any other
+                i = q + 1
+        elif (m := _RUST_IDENT.match(program, i)) and not _is_ident_char(program, i - 1):
+            out.append(m.group(1))
+            i = m.end()
+        else:
+            i += 1
+    return out
+
+
+def _is_ident_char(text: str, i: int) -> bool:
+    return i >= 0 and (text[i].isalnum() or text[i] == "_")
+
+
+def rust_reads_files(program: str) -> str | None:
+    """Why a Rust program is untrusted, if it names a macro that reads a file at compile
+    time (``include_str!("main.rs")``, also as an identifier a macro of its own turns
+    into the call: ``grab!(include_str)``): it would read the test's expected values
+    from the unit. Honest benchmark programs read no files while they compile."""
+    found = sorted(RUST_FILE_READERS.intersection(rust_code_words(program)))
+    if found:
+        return (
+            f"the program names `{found[0]}`, which reads a file while the unit compiles "
+            "(the unit holds the test): a test cannot trust it"
+        )
+    return None
+
+
 # ------------------------------------------------------------------ JavaScript, TypeScript
 JS_PARAMS = ("require", "undefined", "NaN", "Infinity", "Object", "Array", "String", "Number",
              "Boolean", "Symbol", "BigInt", "Map", "Set", "WeakMap", "WeakSet", "Promise",

@@ -75,7 +75,10 @@ Trust, per test type:
   a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing; Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
-  cannot be replaced); JavaScript/TypeScript: the builtins above, and a program that
+  cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
+  or ``include`` outside its comments and literals (they would read the unit, test and
+  all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
+  read nothing without them); JavaScript/TypeScript: the builtins above, and a program that
   declares or assigns ``require`` is untrusted (TypeScript's imports call the module's
   ``require``).
 
@@ -368,8 +371,8 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     if language == "rust":
         source, lines = _rust_unit(program, test)
         return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run,
-                    "".join(sorted(lines)), compiled_eq.rust_own_return_type(program, test),
-                    unordered=True)  # fmt: skip
+                    "".join(sorted(lines)), compiled_eq.rust_reads_files(program)
+                    or compiled_eq.rust_own_return_type(program, test), unordered=True)  # fmt: skip
     raise ValueError(f"no build for language {language!r}")
 
 

@@ -15,6 +15,7 @@ from reward_api.verify.compiled_eq import (
     rewrite_cpp_equalities,
     rewrite_java_equals,
     rust_own_return_type,
+    rust_reads_files,
 )
 
 CPP = [
@@ -123,3 +124,36 @@ def test_rust_results_of_the_programs_own_types_are_not_trusted(program: str) ->
 )
 def test_rust_results_of_standard_types_are_trusted(program: str) -> None:
     assert rust_own_return_type(program, TEST) is None
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'static SRC: &str = include_str!("main.rs");\nfn add(a: i32, b: i32) -> i32 { SRC.len() as i32 }',
+        # the macro's name as an identifier a macro of the program calls
+        'macro_rules! grab { ($m:ident) => { $m!("main.rs") }; }\nstatic SRC: &str = grab!(include_str);',
+        'static B: &[u8] = r#include_bytes!("main.rs");',
+        'const S: &str = include!("x.rs");',
+        # what looks like a comment or a literal to a naive scan, but is code to rustc
+        '/* /* */ */ static S: &str = include_str!("main.rs");',
+        'const Q: char = \'"\'; static S: &str = include_str!("main.rs"); // "',
+        'const R: &str = r#"a"b"#; static S: &str = include_str!("main.rs");',
+        "fn f<'include>(x: &'include str) -> &'include str { x }",
+    ],
+)
+def test_rust_programs_that_read_files_while_compiling_are_not_trusted(program: str) -> None:
+    assert "reads a file while the unit compiles" in (rust_reads_files(program) or "")
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "// include the last element\nfn add(a: i32, b: i32) -> i32 { a + b }",
+        '/* include /* nested: include_str!("main.rs") */ */ fn add(a: i32, b: i32) -> i32 { a + b }',
+        'fn add(a: i32, b: i32) -> i32 { let _s = "include_str!(\\"main.rs\\")"; a + b }',
+        'fn add(a: i32, b: i32) -> i32 { let _s = r##"include"#"##; let _c = \'"\'; a + b }',
+        "fn add(a: i32, b: i32) -> i32 { let including = a; let _args = std::env::args(); including + b }",
+    ],
+)
+def test_rust_programs_that_only_mention_file_reads_are_trusted(program: str) -> None:
+    assert rust_reads_files(program) is None
