@@ -657,20 +657,27 @@ def _rust_return_type(program: str, paren: int) -> str:
 
 _RUST_IDENT = re.compile(r"(?:r#)?([A-Za-z_][A-Za-z0-9_]*)")
 _RUST_RAW_STRING = re.compile(r'(?:b|c)?r(#*)"')
+_RUST_CODE_IDENT = re.compile(r"(?<![A-Za-z0-9_])(?:r#)?([A-Za-z_][A-Za-z0-9_]*)")
 RUST_FILE_READERS = frozenset({"include", "include_str", "include_bytes"})
 """The macros that read a file while the unit compiles: the unit's own ``main.rs`` holds
 the test, and so its expected values."""
 
 
-def rust_code_words(program: str) -> list[str]:
-    """The identifiers of a Rust program outside its comments (nested block comments too),
-    string, byte string and raw string literals and character literals, as rustc lexes
-    them (``r#name`` is ``name``); anything this lexer cannot place counts as code, so a
-    word can only be missed where rustc sees no token either."""
-    out: list[str] = []
+def rust_blank(program: str) -> str:
+    """The program with its comments (nested block comments too), string, byte string and
+    raw string literals and character literals blanked (newlines kept, so offsets stay),
+    as rustc lexes them; anything this lexer cannot place stays as code, so a token can
+    only be blanked where rustc sees none either."""
+    out = list(program)
     i, n = 0, len(program)
+
+    def blank(start: int, end: int) -> None:
+        for k in range(start, min(end, n)):
+            if out[k] != "\n":
+                out[k] = " "
+
     while i < n:
-        c = program[i]
+        c, start = program[i], i
         if program.startswith("//", i):
             j = program.find("\n", i)
             i = n if j < 0 else j + 1
@@ -704,14 +711,23 @@ def rust_code_words(program: str) -> list[str]:
                 i = j + 1
             elif q + 2 < n and program[q + 2] == "'":  # 'x'
                 i = q + 3
-            else:  # a lifetime or a label: its name is a word like any other
+            else:  # a lifetime or a label: code
                 i = q + 1
+                continue
         elif (m := _RUST_IDENT.match(program, i)) and not _is_ident_char(program, i - 1):
-            out.append(m.group(1))
             i = m.end()
+            continue
         else:
             i += 1
-    return out
+            continue
+        blank(start, i)
+    return "".join(out)
+
+
+def rust_code_words(program: str) -> list[str]:
+    """The identifiers of a Rust program outside its comments and literals (``rust_blank``;
+    ``r#name`` is ``name``)."""
+    return [m.group(1) for m in _RUST_CODE_IDENT.finditer(rust_blank(program))]
 
 
 def _is_ident_char(text: str, i: int) -> bool:

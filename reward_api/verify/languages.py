@@ -36,9 +36,11 @@ Trust, per test type:
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
-  returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a guard
-  in each ``#[test]`` function, with a nonce of its own, that reports the nonce and the
-  function's name when the function returns (under ``#[should_panic]``: when it unwinds),
+  returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a report
+  in each ``#[test]`` function, with a nonce of its own, of the nonce and the function's
+  name after its body (run as a closure it calls) returned, never while a foreign
+  exception unwinds through it (under ``#[should_panic]``: a guard's ``Drop`` while a
+  panic unwinds),
   so a program that catches one test's report learns nothing of another's. A test passes
   only when the channel holds exactly the expected report (Rust's lines in any order:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
@@ -816,7 +818,7 @@ def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
 
 # ------------------------------------------------------------------ Rust
 _RUST_TEST_FN = re.compile(
-    r"((?:#\[[^\]]*\]\s*)*)#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->[^{]*)?\{"
+    r"((?:#\[[^\]]*\]\s*)*)#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->([^{]*))?\{"
 )
 _RUST_IGNORE = re.compile(r"#\[\s*ignore\b")
 _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq",
@@ -826,30 +828,51 @@ _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_as
 
 
 def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
-    """The program, the harness, the forwarding macros, then the test with a guard in each
-    ``#[test]`` function; and the report lines the guards write (``NONCE NAME``, one nonce
-    per function, so a program that catches one test's line learns nothing of another's).
-    A guard reports when its function ends: returning, or, under ``#[should_panic]``,
-    unwinding (libtest still checks the panic's message)."""
+    """The program, the harness, the forwarding macros, then the test with a report in each
+    ``#[test]`` function; and the report lines they write (``NONCE NAME``, one nonce per
+    function, so a program that catches one test's line learns nothing of another's).
+    A function's body runs as a closure it calls, and the report follows the call, so it
+    is written only when the body returned (a ``?`` or ``return`` in it too), never while
+    something unwinds through it: a foreign exception unwinds with
+    ``thread::panicking()`` false, so a guard's ``Drop`` alone would have reported it.
+    Under ``#[should_panic]`` the report is a guard's ``Drop`` while it unwinds from a
+    panic (libtest still checks the panic's message)."""
     tag = secrets.token_hex(6)
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
     lines: list[str] = []
-
-    def add_guard(m: re.Match[str]) -> str:
+    blanked = compiled_eq.rust_blank(test)
+    pieces: list[str] = []
+    at = 0
+    for m in _RUST_TEST_FN.finditer(test):
+        if m.start() < at or blanked[m.end() - 1] != "{":  # wrapped already, or not code
+            continue
         attrs = m.group(1) + m.group(2)
         if _RUST_IGNORE.search(attrs):  # libtest does not run it
-            return m.group(0)
+            continue
+        close = _rust_block_end(blanked, m.end() - 1)
+        panics = "should_panic" in attrs
+        if close is None and not panics:  # unbalanced: it does not compile either way
+            continue
         secret = _Secret.draw()
-        panics = "true" if "should_panic" in attrs else "false"
         drawn.append(secret)
         lines.append(f"{secret.nonce} {m.group(3)}\n")
-        return (
-            m.group(0)
-            + f' let _cr_guard = crate::{guard}("{m.group(3)}", {len(drawn) - 1}, {panics});'
-        )
-
-    guarded = _RUST_TEST_FN.sub(add_guard, test)
+        args = f'"{m.group(3)}", {len(drawn) - 1}'
+        pieces.append(test[at : m.end()])
+        if panics:
+            pieces.append(f" let _cr_guard = crate::{guard}({args});")
+            at = m.end()
+            continue
+        ret = f"-> {m.group(4).strip()} " if m.group(4) and m.group(4).strip() else ""
+        assert close is not None
+        pieces += [
+            f" let __cr_r_{tag} = (|| {ret}{{",
+            test[m.end() : close],
+            f"}})(); crate::{guard}::report({args}); __cr_r_{tag} ",
+        ]
+        at = close
+    pieces.append(test[at:])
+    guarded = "".join(pieces)
     n = max(1, len(drawn))
     rows = [s.arrays() for s in drawn] or [("0, " * 15 + "0", "0, " * 15 + "0")]
     table_a = ", ".join(f"[{a}]" for a, _ in rows)
@@ -861,27 +884,30 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         for name in _RUST_FORWARDED
     )
     harness = (
-        f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize, bool);\n"
+        f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize);\n"
         f"#[cfg(test)] static {guard.upper()}_A: [[u8; 16]; {n}] = [{table_a}];\n"
         f"#[cfg(test)] static {guard.upper()}_B: [[u8; 16]; {n}] = [{table_b}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"
         "    fn drop(&mut self) {\n"
-        "        if ::std::thread::panicking() == self.2 {\n"
-        "            let mut out = [0u8; 33];\n"
-        "            for i in 0..16 {\n"
-        f"                let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[self.1][i]) ^ "
-        f"::core::ptr::read_volatile(&{guard.upper()}_B[self.1][i]) }};\n"
-        '                out[2 * i] = b"0123456789abcdef"[(x >> 4) as usize];\n'
-        '                out[2 * i + 1] = b"0123456789abcdef"[(x & 15) as usize];\n'
-        "            }\n"
-        "            out[32] = b' ';\n"
-        f"            {guard}::put(&out);\n"
-        "            let mut i = 0;\n"
-        "            while i < 33 { unsafe { ::core::ptr::write_volatile(&mut out[i], 0) }; i += 1; }\n"
-        f"            {guard}::put(<str>::as_bytes(self.0));\n"
-        f'            {guard}::put(b"\\n");\n'
-        "        }\n    }\n}\n"
-        f"#[cfg(test)] impl {guard} {{\n"
+        f"        if ::std::thread::panicking() {{ {guard}::report(self.0, self.1); }}\n"
+        "    }\n}\n"
+        f"#[cfg(test)] #[allow(dead_code)] impl {guard} {{\n"
+        "    #[inline(never)]\n"
+        "    fn report(name: &'static str, row: usize) {\n"
+        "        let mut out = [0u8; 33];\n"
+        "        for i in 0..16 {\n"
+        f"            let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[row][i]) ^ "
+        f"::core::ptr::read_volatile(&{guard.upper()}_B[row][i]) }};\n"
+        '            out[2 * i] = b"0123456789abcdef"[(x >> 4) as usize];\n'
+        '            out[2 * i + 1] = b"0123456789abcdef"[(x & 15) as usize];\n'
+        "        }\n"
+        "        out[32] = b' ';\n"
+        f"        {guard}::put(&out);\n"
+        "        let mut i = 0;\n"
+        "        while i < 33 { unsafe { ::core::ptr::write_volatile(&mut out[i], 0) }; i += 1; }\n"
+        f"        {guard}::put(<str>::as_bytes(name));\n"
+        f'        {guard}::put(b"\\n");\n'
+        "    }\n"
         "    #[inline(never)]\n"
         "    fn put(b: &[u8]) {\n"
         "        let (p, n) = (<[u8]>::as_ptr(b), <[u8]>::len(b));\n"
@@ -908,6 +934,20 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "        }\n    }\n}\n"
     )
     return f"{program}\n{harness}{forwards}\n{guarded}\n", lines
+
+
+def _rust_block_end(blanked: str, open_at: int) -> int | None:
+    """The offset of the ``}`` that closes the ``{`` at ``open_at`` (comments and literals
+    blanked), or None."""
+    depth = 0
+    for i in range(open_at, len(blanked)):
+        if blanked[i] == "{":
+            depth += 1
+        elif blanked[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 # ------------------------------------------------------------------ grading

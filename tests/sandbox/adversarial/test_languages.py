@@ -154,6 +154,57 @@ fn add(a: i32, b: i32) -> i32 { a + b }
 fn mul(_a: i32, _b: i32) -> i32 { 0 }
 """
 
+# A foreign (non-Rust) exception raised in add unwinds through the test with
+# thread::panicking() false: the guard's Drop reported it as a pass; libtest then cannot
+# catch it and aborts, and the program's own abort exits 0. The second one runs each
+# test in a process of its own (--skip the ones done, exec) to collect every line.
+RUST_FOREIGN_RAISE = """#[repr(C)]
+pub struct UnwEx { class: u64, cleanup: usize, private: [u64; 2] }
+extern { fn _Unwind_RaiseException(e: *mut UnwEx) -> i32; }
+fn raise() {
+    let e = Box::leak(Box::new(UnwEx { class: 0x4641_4b45_0000_0000, cleanup: 0, private: [0; 2] }));
+    unsafe { _Unwind_RaiseException(e); }
+}
+fn add(_a: i32, _b: i32) -> i32 { raise(); 0 }
+fn mul(_a: i32, _b: i32) -> i32 { raise(); 0 }
+"""
+RUST_FOREIGN_EXCEPTION = (
+    RUST_FOREIGN_RAISE
+    + """# [no_mangle]
+pub extern "C" fn abort() -> ! {
+    unsafe { std::arch::asm!("syscall", in("rax") 231usize, in("rdi") 0usize, options(noreturn)); }
+}
+"""
+)
+RUST_FOREIGN_EXCEPTION_MULTI = (
+    RUST_FOREIGN_RAISE
+    + """# [no_mangle]
+pub extern "C" fn abort() -> ! {
+    use std::os::unix::process::CommandExt;
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let me = args.remove(0);
+    let skipped: Vec<String> = args.windows(2).filter(|w| w[0] == "--skip").map(|w| w[1].to_string_lossy().into_owned()).collect();
+    if let Ok(out) = std::process::Command::new(&me).arg("--list").output() {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut names: Vec<&str> = text.lines().filter_map(|l| l.strip_suffix(": test")).collect();
+        names.sort();
+        if let Some(cur) = names.into_iter().find(|n| !skipped.iter().any(|s| s == n)) {
+            args.push("--skip".into()); args.push(cur.into());
+            let _ = std::process::Command::new(me).args(args).exec();
+        }
+    }
+    unsafe { std::arch::asm!("syscall", in("rax") 231usize, in("rdi") 1usize, options(noreturn)); }
+}
+"""
+)
+RUST_SHAPES = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn a_first() { assert_eq!(add(2, 3), 5); }\n\n"
+    "    #[test]\n    fn b_result() -> Result<(), String> {\n        let x: i32 = \"3\".parse().map_err(|_| \"}\".to_string())?;\n"
+    "        if add(x, 1) == 4 { return Ok(()); }\n        Err(format!(\"{}\", add(x, 1)))\n    }\n\n"
+    "    #[test]\n    #[should_panic(expected = \"negative\")]\n    fn c_panics() { add(-1, -1); }\n"
+    "    // #[test] fn d_commented_out() { assert!(false); }\n}\n",
+)  # fmt: skip
 C_OK = "#include <assert.h>\nint add(int a, int b) { return a + b; }\n"
 CPP_OK = "#include <bits/stdc++.h>\nusing namespace std;\nint add(int a, int b) { return a + b; }\n"
 CPP_BAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
@@ -353,6 +404,14 @@ CASES: list[Case] = [
             "    }\n    0\n}\n"),
     control("rust-honest-mentions-include", RUST,
             '// include both ends\nfn add(a: i32, b: i32) -> i32 { let _n = "include_str"; a + b }\n'),
+    exploit("rust-foreign-exception", RUST, RUST_FOREIGN_EXCEPTION),
+    exploit("rust-foreign-exception-multi", RUST_TWO, RUST_FOREIGN_EXCEPTION_MULTI),
+    # a body that returns early (?, return), a should_panic test, a test left in a comment
+    control("rust-honest-result-should-panic", RUST_SHAPES,
+            'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("negative") } a + b }\n'),
+    exploit("rust-shapes-should-panic-does-not", RUST_SHAPES, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
+    exploit("rust-shapes-result-err", RUST_SHAPES,
+            'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("negative") } if a == 3 { 0 } else { a + b } }\n'),
     exploit("rust-shadow-assert-eq", RUST,
             "macro_rules! assert_eq { ($($t:tt)*) => { () }; }\nmacro_rules! assert { ($($t:tt)*) => { () }; }\n"
             "macro_rules! vec { ($($t:tt)*) => { Vec::<i32>::new() }; }\n" + RUST_BAD),
