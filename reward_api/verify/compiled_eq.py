@@ -734,6 +734,29 @@ def _is_ident_char(text: str, i: int) -> bool:
     return i >= 0 and (text[i].isalnum() or text[i] == "_")
 
 
+RUST_SYMBOL_MAKERS = frozenset({"no_mangle", "export_name", "link_section", "global_asm", "asm"})
+"""The attributes and macros by which a program defines symbols of the binary's own (or
+code that runs before ``main``): a ``#[no_mangle] extern "C" fn abort`` (or ``write``,
+``exit``, ``memcmp``) replaces the C library's for the test, libtest and the harness
+too, as the foreign-exception and ``write`` exploits did. Honest benchmark programs
+define none."""
+
+
+def rust_untrusted(program: str, test: str) -> str | None:
+    """Why the pass of a Rust program's assert test cannot be trusted, if it cannot: it
+    reads files while it compiles, defines symbols of its own, or a function the test calls
+    returns a type whose comparison it defines."""
+    words = set(rust_code_words(program))
+    symbols = sorted(RUST_SYMBOL_MAKERS & words)
+    if symbols:
+        return (
+            f"the program uses `{symbols[0]}`, which defines symbols of the binary itself "
+            "(it could replace the C library's abort, write or exit for the test and its "
+            "harness): a test cannot trust it"
+        )
+    return rust_reads_files(program) or rust_own_return_type(program, test)
+
+
 def rust_reads_files(program: str) -> str | None:
     """Why a Rust program is untrusted, if it names a macro that reads a file at compile
     time (``include_str!("main.rs")``, also as an identifier a macro of its own turns

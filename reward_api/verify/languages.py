@@ -80,9 +80,11 @@ Trust, per test type:
   cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
   or ``include`` outside its comments and literals (they would read the unit, test and
   all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
-  read nothing without them); JavaScript/TypeScript: the builtins above, and a program that
-  declares or assigns ``require`` is untrusted (TypeScript's imports call the module's
-  ``require``).
+  read nothing without them), and so does one that defines symbols (``#[no_mangle]``,
+  ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
+  abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
+  above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
+  imports call the module's ``require``).
 
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
@@ -373,8 +375,8 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     if language == "rust":
         source, lines = _rust_unit(program, test)
         return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run,
-                    "".join(sorted(lines)), compiled_eq.rust_reads_files(program)
-                    or compiled_eq.rust_own_return_type(program, test), unordered=True)  # fmt: skip
+                    "".join(sorted(lines)), compiled_eq.rust_untrusted(program, test),
+                    unordered=True)  # fmt: skip
     raise ValueError(f"no build for language {language!r}")
 
 

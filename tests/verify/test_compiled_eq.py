@@ -16,6 +16,7 @@ from reward_api.verify.compiled_eq import (
     rewrite_java_equals,
     rust_own_return_type,
     rust_reads_files,
+    rust_untrusted,
 )
 
 CPP = [
@@ -157,3 +158,26 @@ def test_rust_programs_that_read_files_while_compiling_are_not_trusted(program: 
 )
 def test_rust_programs_that_only_mention_file_reads_are_trusted(program: str) -> None:
     assert rust_reads_files(program) is None
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        '#[no_mangle]\npub extern "C" fn abort() -> ! { loop {} }\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        '# [ no_mangle ]\npub extern "C" fn exit(_c: i32) { }\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        '#[export_name = "write"]\npub extern "C" fn w() {}\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        'std::arch::global_asm!(".globl abort", "abort: ret");\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        'fn add(a: i32, b: i32) -> i32 { unsafe { std::arch::asm!("nop") }; a + b }',
+    ],
+)
+def test_rust_programs_that_define_symbols_are_not_trusted(program: str) -> None:
+    assert "defines symbols of the binary" in (rust_untrusted(program, TEST) or "")
+
+
+def test_rust_untrusted_takes_each_reason() -> None:
+    assert rust_untrusted("fn add(a: i32, b: i32) -> i32 { a + b } // #[no_mangle]", TEST) is None
+    assert "reads a file" in (
+        rust_untrusted('const S: &str = include_str!("main.rs");', TEST) or ""
+    )
+    own = "struct L;\nfn add(a: i32, b: i32) -> L { L }"
+    assert "a test cannot trust it" in (rust_untrusted(own, TEST) or "")
