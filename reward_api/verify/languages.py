@@ -52,7 +52,9 @@ Trust, per test type:
   ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
-  test (textual scope: the later definition wins); Go: the packages the test names
+  test (textual scope: the later definition wins), and the prelude's names (``Some``,
+  ``Ok``, ``String``, ...) are imported explicitly after the test's ``use super::*``, so
+  a program's ``fn Some`` does not reach the test through the glob; Go: the packages the test names
   (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
   does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
   not the test's ``json`` (a program that imports another package under such a name is
@@ -823,6 +825,24 @@ _RUST_TEST_FN = re.compile(
     r"((?:#\[[^\]]*\]\s*)*)#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->([^{]*))?\{"
 )
 _RUST_IGNORE = re.compile(r"#\[\s*ignore\b")
+_RUST_GLOB_SUPER = re.compile(r"\buse\s+(?:super|crate)\s*::\s*(?:\*|\{\s*\*\s*\})\s*;")
+_RUST_USE_DECL = re.compile(r"\buse\s+([^;]*);")
+_RUST_USE_LEAF = re.compile(
+    r"(?:^|::)\s*(?:r#)?([A-Za-z_]\w*)\s*(?:\bas\s+(?:r#)?([A-Za-z_]\w*))?\s*$"
+)
+_RUST_ITEM = re.compile(
+    r"\b(?:fn|struct|enum|union|trait|type|const|static|mod)\s+(?:r#)?([A-Za-z_]\w*)"
+    r"|\bmacro_rules\s*!\s*(?:r#)?([A-Za-z_]\w*)"
+)
+RUST_PRELUDE = ("Copy", "Send", "Sized", "Sync", "Unpin", "Drop", "Fn", "FnMut", "FnOnce",
+                "drop", "Box", "ToOwned", "Clone", "PartialEq", "PartialOrd", "Eq", "Ord",
+                "AsRef", "AsMut", "Into", "From", "Default", "Iterator", "Extend",
+                "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "Option", "Some",
+                "None", "Result", "Ok", "Err", "String", "ToString", "Vec", "TryFrom", "TryInto",
+                "FromIterator")  # fmt: skip
+"""The names of Rust 2021's prelude: a program's ``fn Some`` or ``struct String`` reaches a
+test module through its ``use super::*`` (a glob import shadows the prelude), so the
+harness imports these explicitly there (an explicit import shadows a glob)."""
 _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq",
                    "debug_assert_ne", "panic", "unreachable", "todo", "unimplemented", "vec",
                    "format", "matches", "print", "println", "eprint", "eprintln", "write",
@@ -874,7 +894,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         ]
         at = close
     pieces.append(test[at:])
-    guarded = "".join(pieces)
+    guarded = _rust_prelude_imports("".join(pieces))
     n = max(1, len(drawn))
     rows = [s.arrays() for s in drawn] or [("0, " * 15 + "0", "0, " * 15 + "0")]
     table_a = ", ".join(f"[{a}]" for a, _ in rows)
@@ -936,6 +956,28 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "        }\n    }\n}\n"
     )
     return f"{program}\n{harness}{forwards}\n{guarded}\n", lines
+
+
+def _rust_prelude_imports(test: str) -> str:
+    """The test with the prelude's names (``RUST_PRELUDE``) imported explicitly after each
+    ``use super::*;``, but for those the test itself declares or imports (which would
+    clash)."""
+    blanked = compiled_eq.rust_blank(test)
+    own: set[str] = set()
+    for m in _RUST_ITEM.finditer(blanked):
+        own.add(m.group(1) or m.group(2))
+    for m in _RUST_USE_DECL.finditer(blanked):
+        for leaf in re.split(r"[{},]", m.group(1)):
+            bound = _RUST_USE_LEAF.search(leaf)
+            if bound:
+                own.add(bound.group(2) or bound.group(1))
+    names = [n for n in RUST_PRELUDE if n not in own]
+    if not names:
+        return test
+    imports = f" #[allow(unused_imports)] use ::std::prelude::rust_2021::{{{', '.join(names)}}};"
+    for end in reversed([m.end() for m in _RUST_GLOB_SUPER.finditer(blanked)]):
+        test = test[:end] + imports + test[end:]
+    return test
 
 
 def _rust_block_end(blanked: str, open_at: int) -> int | None:

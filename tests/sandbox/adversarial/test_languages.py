@@ -205,6 +205,12 @@ RUST_SHAPES = _problem(
     "    #[test]\n    #[should_panic(expected = \"negative\")]\n    fn c_panics() { add(-1, -1); }\n"
     "    // #[test] fn d_commented_out() { assert!(false); }\n}\n",
 )  # fmt: skip
+RUST_FIND = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n    use std::collections::HashMap as Map;\n\n    #[test]\n"
+    "    fn test_find() {\n        assert_eq!(find(vec![1, 2, 3], 2), Some(1));\n        assert_eq!(find(vec![4, 5], 5), Some(1));\n"
+    '        assert_eq!(name(), String::from("abc"));\n        let _m: Map<i32, i32> = Map::new();\n    }\n}\n',
+)  # fmt: skip
 C_OK = "#include <assert.h>\nint add(int a, int b) { return a + b; }\n"
 CPP_OK = "#include <bits/stdc++.h>\nusing namespace std;\nint add(int a, int b) { return a + b; }\n"
 CPP_BAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
@@ -412,6 +418,21 @@ CASES: list[Case] = [
     exploit("rust-shapes-should-panic-does-not", RUST_SHAPES, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
     exploit("rust-shapes-result-err", RUST_SHAPES,
             'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("negative") } if a == 3 { 0 } else { a + b } }\n'),
+    # the prelude's names shadowed by the program's, reaching the test through use super::*
+    exploit("rust-shadow-Some", RUST_FIND,
+            "#[allow(non_snake_case)] fn Some<T>(_x: T) -> Option<T> { None }\n"
+            "fn find(_v: Vec<i32>, _x: i32) -> Option<usize> { None }\n"
+            'fn name() -> std::string::String { "abc".to_string() }\n'),
+    exploit("rust-shadow-String-from", RUST_FIND,
+            "fn find(v: Vec<i32>, x: i32) -> Option<usize> { v.iter().position(|&y| y == x) }\n"
+            "mod m { pub struct S; impl S { pub fn from(_s: &str) -> std::string::String { \"xyz\".to_string() } } }\n"
+            "use m::S as String;\n"
+            'fn name() -> std::string::String { "xyz".to_string() }\n'),
+    control("rust-honest-own-result-alias", RUST_FIND,
+            "type Result<T> = std::result::Result<T, std::string::String>;\n"
+            "fn check(v: &[i32]) -> Result<()> { if v.is_empty() { Err(\"empty\".into()) } else { Ok(()) } }\n"
+            "fn find(v: Vec<i32>, x: i32) -> Option<usize> { check(&v).ok()?; v.iter().position(|&y| y == x) }\n"
+            'fn name() -> String { "abc".to_string() }\n'),
     exploit("rust-shadow-assert-eq", RUST,
             "macro_rules! assert_eq { ($($t:tt)*) => { () }; }\nmacro_rules! assert { ($($t:tt)*) => { () }; }\n"
             "macro_rules! vec { ($($t:tt)*) => { Vec::<i32>::new() }; }\n" + RUST_BAD),
