@@ -581,10 +581,23 @@ final class NS {
 
 
 # ------------------------------------------------------------------ Rust
-_RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+([A-Za-z_]\w*)")
-_RUST_ALIAS = re.compile(r"\btype\s+([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
-_RUST_FN = re.compile(r"\bfn\s+([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
-_RUST_WORD = re.compile(r"[A-Za-z_]\w*")
+# (?:r#)?: a raw identifier (``struct r#Answer`` declares ``Answer``)
+_RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+(?:r#)?([A-Za-z_]\w*)")
+_RUST_ALIAS = re.compile(r"\btype\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
+_RUST_FN = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
+_RUST_WORD = re.compile(r"(?<!')\b(?:r#)?([A-Za-z_]\w*)")  # not a lifetime's name
+_RUST_USE = re.compile(r"\buse\b[^;]*;")
+_RUST_USE_AS = re.compile(r"\bas\s+(?:r#)?([A-Za-z_]\w*)")
+_RUST_MACRO_DEF = re.compile(r"\bmacro_rules\s*!|\bmacro\s+(?:r#)?[A-Za-z_]")
+RUST_STD_TYPES = frozenset({
+    "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize",
+    "f32", "f64", "bool", "char", "str", "String", "Vec", "Option", "Result", "Box", "HashMap",
+    "HashSet", "BTreeMap", "BTreeSet", "VecDeque", "BinaryHeap", "LinkedList", "Rc", "Arc",
+    "Cell", "RefCell", "Ordering", "Reverse", "std", "core", "alloc", "collections", "cmp",
+    "rc", "sync", "cell", "string", "vec", "option", "result", "boxed",
+})  # fmt: skip
+"""The words of a return type that name the standard library's types (and the paths to
+them): all a return type may name when the program's own types cannot all be seen."""
 
 
 def rust_own_return_type(program: str, test: str) -> str | None:
@@ -595,8 +608,13 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     from outside; the standard types a benchmark's signatures use cannot have their
     ``PartialEq`` replaced (the orphan rule)."""
     own = set(_RUST_TYPE_DECL.findall(program))
+    for use in _RUST_USE.findall(program):  # use m::Answer as i32;
+        own |= set(_RUST_USE_AS.findall(use))
     aliases = dict(_RUST_ALIAS.findall(program))
     used = set(_RUST_WORD.findall(test))
+    # a macro of the program can declare types the patterns above never see
+    # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
+    hidden = _RUST_MACRO_DEF.search(program) is not None
     for m in _RUST_FN.finditer(program):
         if m.group(1) not in used:
             continue
@@ -611,6 +629,11 @@ def rust_own_return_type(program: str, test: str) -> str | None:
             return (
                 f"`{m.group(1)}` returns `{ret.strip()}`, a type whose comparison the program "
                 "itself defines: a test cannot trust it"
+            )
+        if hidden and (words - RUST_STD_TYPES or "!" in ret):
+            return (
+                f"`{m.group(1)}` returns `{ret.strip()}`, not only standard types, and the "
+                "program's macros may declare types: a test cannot trust its comparison"
             )
     return None
 
@@ -630,6 +653,122 @@ def _rust_return_type(program: str, paren: int) -> str:
     rest = program[i + 1 :]
     m = re.match(r"\s*->(.*?)(?:\{|\bwhere\b|;)", rest, re.S)
     return m.group(1) if m else ""
+
+
+_RUST_IDENT = re.compile(r"(?:r#)?([A-Za-z_][A-Za-z0-9_]*)")
+_RUST_RAW_STRING = re.compile(r'(?:b|c)?r(#*)"')
+_RUST_CODE_IDENT = re.compile(r"(?<![A-Za-z0-9_])(?:r#)?([A-Za-z_][A-Za-z0-9_]*)")
+RUST_FILE_READERS = frozenset({"include", "include_str", "include_bytes"})
+"""The macros that read a file while the unit compiles: the unit's own ``main.rs`` holds
+the test, and so its expected values."""
+
+
+def rust_blank(program: str) -> str:
+    """The program with its comments (nested block comments too), string, byte string and
+    raw string literals and character literals blanked (newlines kept, so offsets stay),
+    as rustc lexes them; anything this lexer cannot place stays as code, so a token can
+    only be blanked where rustc sees none either."""
+    out = list(program)
+    i, n = 0, len(program)
+
+    def blank(start: int, end: int) -> None:
+        for k in range(start, min(end, n)):
+            if out[k] != "\n":
+                out[k] = " "
+
+    while i < n:
+        c, start = program[i], i
+        if program.startswith("//", i):
+            j = program.find("\n", i)
+            i = n if j < 0 else j + 1
+        elif program.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if program.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif program.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        elif (m := _RUST_RAW_STRING.match(program, i)) and not _is_ident_char(program, i - 1):
+            end = program.find('"' + m.group(1), m.end())
+            i = n if end < 0 else end + 1 + len(m.group(1))
+        elif c == '"' or (
+            c in "bc" and program.startswith('"', i + 1) and not _is_ident_char(program, i - 1)
+        ):
+            i = program.index('"', i) + 1
+            while i < n and program[i] != '"':
+                i += 2 if program[i] == "\\" else 1
+            i += 1
+        elif c == "'" or (
+            c == "b" and program.startswith("'", i + 1) and not _is_ident_char(program, i - 1)
+        ):
+            q = program.index("'", i)
+            if program.startswith("\\", q + 1):  # '\n', '\u{..}', '\''
+                j = q + 3
+                while j < n and program[j] != "'":
+                    j += 1
+                i = j + 1
+            elif q + 2 < n and program[q + 2] == "'":  # 'x'
+                i = q + 3
+            else:  # a lifetime or a label: code
+                i = q + 1
+                continue
+        elif (m := _RUST_IDENT.match(program, i)) and not _is_ident_char(program, i - 1):
+            i = m.end()
+            continue
+        else:
+            i += 1
+            continue
+        blank(start, i)
+    return "".join(out)
+
+
+def rust_code_words(program: str) -> list[str]:
+    """The identifiers of a Rust program outside its comments and literals (``rust_blank``;
+    ``r#name`` is ``name``)."""
+    return [m.group(1) for m in _RUST_CODE_IDENT.finditer(rust_blank(program))]
+
+
+def _is_ident_char(text: str, i: int) -> bool:
+    return i >= 0 and (text[i].isalnum() or text[i] == "_")
+
+
+RUST_SYMBOL_MAKERS = frozenset({"no_mangle", "export_name", "link_section", "global_asm", "asm"})
+"""The attributes and macros by which a program defines symbols of the binary's own (or
+code that runs before ``main``): a ``#[no_mangle] extern "C" fn abort`` (or ``write``,
+``exit``, ``memcmp``) replaces the C library's for the test, libtest and the harness
+too, as the foreign-exception and ``write`` exploits did. Honest benchmark programs
+define none."""
+
+
+def rust_untrusted(program: str, test: str) -> str | None:
+    """Why the pass of a Rust program's assert test cannot be trusted, if it cannot: it
+    reads files while it compiles, defines symbols of its own, or a function the test calls
+    returns a type whose comparison it defines."""
+    words = set(rust_code_words(program))
+    symbols = sorted(RUST_SYMBOL_MAKERS & words)
+    if symbols:
+        return (
+            f"the program uses `{symbols[0]}`, which defines symbols of the binary itself "
+            "(it could replace the C library's abort, write or exit for the test and its "
+            "harness): a test cannot trust it"
+        )
+    return rust_reads_files(program) or rust_own_return_type(program, test)
+
+
+def rust_reads_files(program: str) -> str | None:
+    """Why a Rust program is untrusted, if it names a macro that reads a file at compile
+    time (``include_str!("main.rs")``, also as an identifier a macro of its own turns
+    into the call: ``grab!(include_str)``): it would read the test's expected values
+    from the unit. Honest benchmark programs read no files while they compile."""
+    found = sorted(RUST_FILE_READERS.intersection(rust_code_words(program)))
+    if found:
+        return (
+            f"the program names `{found[0]}`, which reads a file while the unit compiles "
+            "(the unit holds the test): a test cannot trust it"
+        )
+    return None
 
 
 # ------------------------------------------------------------------ JavaScript, TypeScript

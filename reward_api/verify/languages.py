@@ -35,10 +35,12 @@ Trust, per test type:
   ``main`` returned 0; Go (``func main``): the test's ``main`` renamed and called from
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
-  our own arguments; Java: our class's ``main`` after the test's ``Main.main``
-  returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a guard
-  in each ``#[test]`` function, with a nonce of its own, that reports the nonce and the
-  function's name when the function returns (under ``#[should_panic]``: when it unwinds),
+  our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
+  returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a report
+  in each ``#[test]`` function, with a nonce of its own, of the nonce and the function's
+  name after its body (run as a closure it calls) returned, never while a foreign
+  exception unwinds through it (under ``#[should_panic]``: a guard's ``Drop`` while a
+  panic unwinds),
   so a program that catches one test's report learns nothing of another's. A test passes
   only when the channel holds exactly the expected report (Rust's lines in any order:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
@@ -55,7 +57,13 @@ Trust, per test type:
   ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
-  test (textual scope: the later definition wins); JavaScript/TypeScript: a prelude in its
+  test (textual scope: the later definition wins), and the prelude's names (``Some``,
+  ``Ok``, ``String``, ...) are imported explicitly after the test's ``use super::*``, so
+  a program's ``fn Some`` does not reach the test through the glob; Go: the packages the test names
+  (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
+  does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
+  not the test's ``json`` (a program that imports another package under such a name is
+  untrusted); JavaScript/TypeScript: a prelude in its
   own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
@@ -76,9 +84,14 @@ Trust, per test type:
   a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing; Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
-  cannot be replaced); JavaScript/TypeScript: the builtins above, and a program that
-  declares or assigns ``require`` is untrusted (TypeScript's imports call the module's
-  ``require``).
+  cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
+  or ``include`` outside its comments and literals (they would read the unit, test and
+  all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
+  read nothing without them), and so does one that defines symbols (``#[no_mangle]``,
+  ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
+  abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
+  above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
+  imports call the module's ``require``).
 
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
@@ -371,16 +384,16 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
+        untrusted = _go_test_imports(program, test)[2]
         if _GO_TEST_FN.search(test):
             return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
-                        RECIPES["go-test"].run, nonce)  # fmt: skip
-        return Unit(
-            "go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run, nonce
-        )
+                        RECIPES["go-test"].run, nonce, untrusted)  # fmt: skip
+        return Unit("go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run,
+                    nonce, untrusted)  # fmt: skip
     if language == "rust":
         source, lines = _rust_unit(program, test)
         return Unit("rust-test", {"main.rs": source}, RECIPES["rust-test"].run,
-                    "".join(sorted(lines)), compiled_eq.rust_own_return_type(program, test),
+                    "".join(sorted(lines)), compiled_eq.rust_untrusted(program, test),
                     unordered=True)  # fmt: skip
     raise ValueError(f"no build for language {language!r}")
 
@@ -670,9 +683,90 @@ def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
 _GO_PACKAGE = re.compile(r"^[ \t]*package[ \t]+\w+[ \t]*(?://[^\n]*)?$", re.M)
 _GO_TEST_FN = re.compile(r"\bfunc\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)")
 _GO_MAIN = re.compile(r"\bfunc\s+main\s*\(\s*\)")
-# parsed again by our TestMain, so a program's init cannot filter or list the tests away
-_GO_TEST_FLAGS = ("run=.", "count=1", "list=", "bench=", "failfast=false", "short=false",
-                  "shuffle=off", "timeout=0", "cpu=")  # fmt: skip
+# Every flag of Go 1.19's testing package that can skip, filter, list, repeat or reorder
+# tests, or redirect what m.Run does, parsed again by our TestMain at its default (what
+# `go test` passes: -test.paniconexit0, so os.Exit(0) inside a test panics), so a
+# program's init cannot set them (flag.Set, flag.Lookup(...).Value.Set: -test.fuzzworker
+# made m.Run skip every test and return 0). The profile and log files stay unset.
+_GO_TEST_FLAGS = ("run=.", "count=1", "list=", "bench=", "benchmem=false", "benchtime=1s",
+                  "failfast=false", "short=false", "shuffle=off", "timeout=0", "cpu=",
+                  "v=false", "paniconexit0=true", "fuzz=", "fuzzworker=false",
+                  "fuzzcachedir=", "fuzzminimizetime=60s", "testlogfile=", "outputdir=",
+                  "coverprofile=", "cpuprofile=", "memprofile=", "memprofilerate=0",
+                  "blockprofile=", "blockprofilerate=1", "mutexprofile=",
+                  "mutexprofilefraction=1", "trace=")  # fmt: skip
+_GO_TEST_DECL = re.compile(
+    r"\bfunc\s+(Test(?:[^\W_a-z]\w*|_\w*)?)(\s*\(\s*\w+\s+\*testing\.T\s*\))"
+)
+"""A test function `go test` runs: ``Test`` alone or followed by a character that is not a
+lower-case letter (``Testadd`` is not a test)."""
+
+
+_GO_TEST_PACKAGES = {
+    "json": ("encoding/json", "Marshal"), "reflect": ("reflect", "DeepEqual"),
+    "fmt": ("fmt", "Sprint"), "strings": ("strings", "Compare"), "sort": ("sort", "Ints"),
+    "math": ("math", "Abs"), "strconv": ("strconv", "Itoa"), "testing": ("testing", "Short"),
+    "os": ("os", "Exit"), "errors": ("errors", "New"), "bytes": ("bytes", "Equal"),
+    "unicode": ("unicode", "IsDigit"), "utf8": ("unicode/utf8", "RuneLen"),
+    "big": ("math/big", "NewInt"), "rand": ("math/rand", "Intn"), "time": ("time", "Now"),
+    "regexp": ("regexp", "MustCompile"), "bits": ("math/bits", "OnesCount"),
+    "assert": ("github.com/stretchr/testify/assert", "Equal"),
+    "require": ("github.com/stretchr/testify/require", "Equal"),
+}  # fmt: skip
+"""The packages a test names by these identifiers (``json.Marshal``, ``assert.Equal``), each
+with an exported name that keeps our import of it used."""
+_GO_LITERAL = re.compile(
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|`[^`]*`|'(?:\\.|[^'\\\n])*'", re.S
+)
+_GO_QUALIFIER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]")
+_GO_TOP_DECL = re.compile(r"^(?:func|var|const|type)\s+(\w+)", re.M)
+_GO_IMPORT_DECL = re.compile(
+    r"\s*import\s*(?:\(([^)]*)\)|((?:[\w.]+\s+)?\"[^\"\n]*\"))[ \t]*;?", re.S
+)
+_GO_IMPORT_SPEC = re.compile(r"(?:^|[\s;])(?:([\w.]+)\s+)?\"([^\"\n]*)\"")
+
+
+def _go_program_imports(program: str) -> dict[str, str]:
+    """The names the program's import declarations (those right after its package clause,
+    comments blanked) bind at file scope, with their paths (``_`` and ``.`` bind none)."""
+    text = _GO_LITERAL.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0), program)
+    m = _GO_PACKAGE.search(text)
+    names: dict[str, str] = {}
+    at = m.end() if m else len(text)
+    while (d := _GO_IMPORT_DECL.match(text, at)) is not None:
+        at = d.end()
+        for spec in _GO_IMPORT_SPEC.finditer(d.group(1) or d.group(2)):
+            path = spec.group(2)
+            name = spec.group(1) or path.rsplit("/", 1)[-1]
+            if name not in ("_", "."):
+                names[name] = path
+    return names
+
+
+def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:
+    """The imports to add for the packages the test names (``json.`` where the test
+    declares no ``json`` of its own at the top level) that the program does not import
+    under that name, the declarations that keep them used, and why the build is
+    untrusted, if it is: the program imports another package under such a name. Bound at
+    file scope, an added import makes a program's own ``var json fakeJSON`` a compile
+    error ("redeclared") instead of what the test's ``json.Marshal`` calls."""
+    code = _GO_LITERAL.sub(" ", test)
+    own = set(_GO_TOP_DECL.findall(code))
+    wanted = {m.group(1) for m in _GO_QUALIFIER.finditer(code)} & _GO_TEST_PACKAGES.keys()
+    have = _go_program_imports(program)
+    imports, uses, untrusted = [], [], None
+    for name in sorted(wanted - own):
+        path, symbol = _GO_TEST_PACKAGES[name]
+        if name in have:
+            if have[name] != path and untrusted is None:
+                untrusted = (
+                    f'the program imports "{have[name]}" as `{name}`, the name the test '
+                    f'uses for "{path}"'
+                )
+            continue
+        imports.append(f'{name} "{path}"')
+        uses.append(f"var _ = {name}.{symbol}\n")
+    return "; ".join(imports), "".join(uses), untrusted
 
 
 def _go_imports(program: str, imports: str) -> str:
@@ -699,30 +793,75 @@ def _go_report(secret: _Secret) -> str:
 def _go_main_unit(program: str, test: str, secret: _Secret) -> str:
     t = secret.tag
     body = _GO_MAIN.sub(f"func __cr_main_{t}()", test, count=1)
+    imports, uses, _ = _go_test_imports(program, test)
     return (
-        _go_imports(program, '__cr_os "os"') + f"\n{body}\n\n{_go_report(secret)}\n"
+        _go_imports(program, "; ".join(filter(None, ('__cr_os "os"', imports))))
+        + f"\n{uses}{body}\n\n{_go_report(secret)}\n"
         f"func main() {{\n\t__cr_main_{t}()\n\t__cr_report_{t}()\n}}\n"
     )
 
 
 def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
+    """The program, the test with each test function renamed and called from a wrapper of
+    ours that marks it done when it returned and did not fail or skip, and our TestMain:
+    the flags parsed again, then a report only when ``m.Run()`` returned 0 and every test
+    function was marked (so a flag set where our parse does not reach, such as a
+    ``flag.CommandLine`` the program replaced after ``testing.Init``, skips nothing)."""
+    t = secret.tag
+    names: list[str] = []
+
+    def wrap(m: re.Match[str]) -> str:
+        names.append(m.group(1))
+        return f"func __cr_body_{t}_{m.group(1)}{m.group(2)}"
+
+    body = _GO_TEST_DECL.sub(wrap, test)
+    wrappers = "".join(
+        f"func {name}(t *__cr_testing.T) {{\n\t__cr_body_{t}_{name}(t)\n"
+        f"\tif !t.Failed() && !t.Skipped() {{\n\t\t__cr_done_{t}[{i}] = true\n\t}}\n}}\n\n"
+        for i, name in enumerate(names)
+    )
     flags = ", ".join(f'"-test.{f}"' for f in _GO_TEST_FLAGS)
+    own = '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"; __cr_runtime "runtime"; '
+    imports, uses, _ = _go_test_imports(program, test)
     return (
-        _go_imports(program, '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"')
-        + f"\n{test}\n\n{_go_report(secret)}\n"
+        _go_imports(program, own + '__cr_strconv "strconv"' + (f"; {imports}" if imports else ""))
+        + f"\n{uses}{body}\n\n{_go_report(secret)}\n{wrappers}"
+        f"var __cr_done_{t} [{len(names)}]bool\n\n"
         f"func TestMain(m *__cr_testing.M) {{\n"
-        f"\t__cr_flag.CommandLine.Parse([]string{{{flags}}})\n"
+        f"\t__cr_flag.CommandLine.Parse([]string{{{flags}, "
+        '"-test.parallel=" + __cr_strconv.Itoa(__cr_runtime.GOMAXPROCS(0))})\n'
         "\tcode := m.Run()\n"
-        f"\tif code == 0 {{\n\t\t__cr_report_{secret.tag}()\n\t}}\n"
+        f"\tfor _, done := range __cr_done_{t} {{\n\t\tif !done && code == 0 {{\n"
+        '\t\t\t__cr_os.Stderr.WriteString("a test function did not run to its end\\n")\n'
+        "\t\t\tcode = 1\n\t\t}\n\t}\n"
+        f"\tif code == 0 {{\n\t\t__cr_report_{t}()\n\t}}\n"
         "\t__cr_os.Exit(code)\n}\n"
     )
 
 
 # ------------------------------------------------------------------ Rust
 _RUST_TEST_FN = re.compile(
-    r"((?:#\[[^\]]*\]\s*)*)#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->[^{]*)?\{"
+    r"((?:#\[[^\]]*\]\s*)*)#\[test\]\s*((?:#\[[^\]]*\]\s*)*)(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?fn\s+(\w+)\s*\(\s*\)\s*(?:->([^{]*))?\{"
 )
 _RUST_IGNORE = re.compile(r"#\[\s*ignore\b")
+_RUST_GLOB_SUPER = re.compile(r"\buse\s+(?:super|crate)\s*::\s*(?:\*|\{\s*\*\s*\})\s*;")
+_RUST_USE_DECL = re.compile(r"\buse\s+([^;]*);")
+_RUST_USE_LEAF = re.compile(
+    r"(?:^|::)\s*(?:r#)?([A-Za-z_]\w*)\s*(?:\bas\s+(?:r#)?([A-Za-z_]\w*))?\s*$"
+)
+_RUST_ITEM = re.compile(
+    r"\b(?:fn|struct|enum|union|trait|type|const|static|mod)\s+(?:r#)?([A-Za-z_]\w*)"
+    r"|\bmacro_rules\s*!\s*(?:r#)?([A-Za-z_]\w*)"
+)
+RUST_PRELUDE = ("Copy", "Send", "Sized", "Sync", "Unpin", "Drop", "Fn", "FnMut", "FnOnce",
+                "drop", "Box", "ToOwned", "Clone", "PartialEq", "PartialOrd", "Eq", "Ord",
+                "AsRef", "AsMut", "Into", "From", "Default", "Iterator", "Extend",
+                "IntoIterator", "DoubleEndedIterator", "ExactSizeIterator", "Option", "Some",
+                "None", "Result", "Ok", "Err", "String", "ToString", "Vec", "TryFrom", "TryInto",
+                "FromIterator")  # fmt: skip
+"""The names of Rust 2021's prelude: a program's ``fn Some`` or ``struct String`` reaches a
+test module through its ``use super::*`` (a glob import shadows the prelude), so the
+harness imports these explicitly there (an explicit import shadows a glob)."""
 _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq",
                    "debug_assert_ne", "panic", "unreachable", "todo", "unimplemented", "vec",
                    "format", "matches", "print", "println", "eprint", "eprintln", "write",
@@ -730,30 +869,51 @@ _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_as
 
 
 def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
-    """The program, the harness, the forwarding macros, then the test with a guard in each
-    ``#[test]`` function; and the report lines the guards write (``NONCE NAME``, one nonce
-    per function, so a program that catches one test's line learns nothing of another's).
-    A guard reports when its function ends: returning, or, under ``#[should_panic]``,
-    unwinding (libtest still checks the panic's message)."""
+    """The program, the harness, the forwarding macros, then the test with a report in each
+    ``#[test]`` function; and the report lines they write (``NONCE NAME``, one nonce per
+    function, so a program that catches one test's line learns nothing of another's).
+    A function's body runs as a closure it calls, and the report follows the call, so it
+    is written only when the body returned (a ``?`` or ``return`` in it too), never while
+    something unwinds through it: a foreign exception unwinds with
+    ``thread::panicking()`` false, so a guard's ``Drop`` alone would have reported it.
+    Under ``#[should_panic]`` the report is a guard's ``Drop`` while it unwinds from a
+    panic (libtest still checks the panic's message)."""
     tag = secrets.token_hex(6)
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
     lines: list[str] = []
-
-    def add_guard(m: re.Match[str]) -> str:
+    blanked = compiled_eq.rust_blank(test)
+    pieces: list[str] = []
+    at = 0
+    for m in _RUST_TEST_FN.finditer(test):
+        if m.start() < at or blanked[m.end() - 1] != "{":  # wrapped already, or not code
+            continue
         attrs = m.group(1) + m.group(2)
         if _RUST_IGNORE.search(attrs):  # libtest does not run it
-            return m.group(0)
+            continue
+        close = _rust_block_end(blanked, m.end() - 1)
+        panics = "should_panic" in attrs
+        if close is None and not panics:  # unbalanced: it does not compile either way
+            continue
         secret = _Secret.draw()
-        panics = "true" if "should_panic" in attrs else "false"
         drawn.append(secret)
         lines.append(f"{secret.nonce} {m.group(3)}\n")
-        return (
-            m.group(0)
-            + f' let _cr_guard = crate::{guard}("{m.group(3)}", {len(drawn) - 1}, {panics});'
-        )
-
-    guarded = _RUST_TEST_FN.sub(add_guard, test)
+        args = f'"{m.group(3)}", {len(drawn) - 1}'
+        pieces.append(test[at : m.end()])
+        if panics:
+            pieces.append(f" let _cr_guard = crate::{guard}({args});")
+            at = m.end()
+            continue
+        ret = f"-> {m.group(4).strip()} " if m.group(4) and m.group(4).strip() else ""
+        assert close is not None
+        pieces += [
+            f" let __cr_r_{tag} = (|| {ret}{{",
+            test[m.end() : close],
+            f"}})(); crate::{guard}::report({args}); __cr_r_{tag} ",
+        ]
+        at = close
+    pieces.append(test[at:])
+    guarded = _rust_prelude_imports("".join(pieces))
     n = max(1, len(drawn))
     rows = [s.arrays() for s in drawn] or [("0, " * 15 + "0", "0, " * 15 + "0")]
     table_a = ", ".join(f"[{a}]" for a, _ in rows)
@@ -765,27 +925,30 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         for name in _RUST_FORWARDED
     )
     harness = (
-        f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize, bool);\n"
+        f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize);\n"
         f"#[cfg(test)] static {guard.upper()}_A: [[u8; 16]; {n}] = [{table_a}];\n"
         f"#[cfg(test)] static {guard.upper()}_B: [[u8; 16]; {n}] = [{table_b}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"
         "    fn drop(&mut self) {\n"
-        "        if ::std::thread::panicking() == self.2 {\n"
-        "            let mut out = [0u8; 33];\n"
-        "            for i in 0..16 {\n"
-        f"                let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[self.1][i]) ^ "
-        f"::core::ptr::read_volatile(&{guard.upper()}_B[self.1][i]) }};\n"
-        '                out[2 * i] = b"0123456789abcdef"[(x >> 4) as usize];\n'
-        '                out[2 * i + 1] = b"0123456789abcdef"[(x & 15) as usize];\n'
-        "            }\n"
-        "            out[32] = b' ';\n"
-        f"            {guard}::put(&out);\n"
-        "            let mut i = 0;\n"
-        "            while i < 33 { unsafe { ::core::ptr::write_volatile(&mut out[i], 0) }; i += 1; }\n"
-        f"            {guard}::put(<str>::as_bytes(self.0));\n"
-        f'            {guard}::put(b"\\n");\n'
-        "        }\n    }\n}\n"
-        f"#[cfg(test)] impl {guard} {{\n"
+        f"        if ::std::thread::panicking() {{ {guard}::report(self.0, self.1); }}\n"
+        "    }\n}\n"
+        f"#[cfg(test)] #[allow(dead_code)] impl {guard} {{\n"
+        "    #[inline(never)]\n"
+        "    fn report(name: &'static str, row: usize) {\n"
+        "        let mut out = [0u8; 33];\n"
+        "        for i in 0..16 {\n"
+        f"            let x = unsafe {{ ::core::ptr::read_volatile(&{guard.upper()}_A[row][i]) ^ "
+        f"::core::ptr::read_volatile(&{guard.upper()}_B[row][i]) }};\n"
+        '            out[2 * i] = b"0123456789abcdef"[(x >> 4) as usize];\n'
+        '            out[2 * i + 1] = b"0123456789abcdef"[(x & 15) as usize];\n'
+        "        }\n"
+        "        out[32] = b' ';\n"
+        f"        {guard}::put(&out);\n"
+        "        let mut i = 0;\n"
+        "        while i < 33 { unsafe { ::core::ptr::write_volatile(&mut out[i], 0) }; i += 1; }\n"
+        f"        {guard}::put(<str>::as_bytes(name));\n"
+        f'        {guard}::put(b"\\n");\n'
+        "    }\n"
         "    #[inline(never)]\n"
         "    fn put(b: &[u8]) {\n"
         "        let (p, n) = (<[u8]>::as_ptr(b), <[u8]>::len(b));\n"
@@ -812,6 +975,42 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "        }\n    }\n}\n"
     )
     return f"{program}\n{harness}{forwards}\n{guarded}\n", lines
+
+
+def _rust_prelude_imports(test: str) -> str:
+    """The test with the prelude's names (``RUST_PRELUDE``) imported explicitly after each
+    ``use super::*;``, but for those the test itself declares or imports (which would
+    clash)."""
+    blanked = compiled_eq.rust_blank(test)
+    own: set[str] = set()
+    for m in _RUST_ITEM.finditer(blanked):
+        own.add(m.group(1) or m.group(2))
+    for m in _RUST_USE_DECL.finditer(blanked):
+        for leaf in re.split(r"[{},]", m.group(1)):
+            bound = _RUST_USE_LEAF.search(leaf)
+            if bound:
+                own.add(bound.group(2) or bound.group(1))
+    names = [n for n in RUST_PRELUDE if n not in own]
+    if not names:
+        return test
+    imports = f" #[allow(unused_imports)] use ::std::prelude::rust_2021::{{{', '.join(names)}}};"
+    for end in reversed([m.end() for m in _RUST_GLOB_SUPER.finditer(blanked)]):
+        test = test[:end] + imports + test[end:]
+    return test
+
+
+def _rust_block_end(blanked: str, open_at: int) -> int | None:
+    """The offset of the ``}`` that closes the ``{`` at ``open_at`` (comments and literals
+    blanked), or None."""
+    depth = 0
+    for i in range(open_at, len(blanked)):
+        if blanked[i] == "{":
+            depth += 1
+        elif blanked[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
 
 
 # ------------------------------------------------------------------ grading

@@ -15,6 +15,8 @@ from reward_api.verify.compiled_eq import (
     rewrite_cpp_equalities,
     rewrite_java_equals,
     rust_own_return_type,
+    rust_reads_files,
+    rust_untrusted,
 )
 
 CPP = [
@@ -93,6 +95,15 @@ TEST = "assert_eq!(add(1, 2), 3);"
         "struct L; impl<T> PartialEq<T> for L { fn eq(&self, _: &T) -> bool { true } }\nfn add(a: i32, b: i32) -> L { L }",
         "fn add(a: i32, b: i32) -> impl PartialEq<i32> + std::fmt::Debug { 0 }",
         "struct L;\ntype G = Vec<L>;\nfn add(a: i32, b: i32) -> G { vec![] }",
+        # raw identifiers: `struct r#L` declares L (the pattern once took `r`)
+        "#[derive(Debug)] pub struct r#L;\nimpl PartialEq<i32> for L { fn eq(&self, _: &i32) -> bool { true } }\nfn add(a: i32, b: i32) -> L { L }",
+        "struct L;\nfn r#add(a: i32, b: i32) -> r#L { L }",
+        "enum r#L { A }\ntype r#G = Option<L>;\nfn add(a: i32, b: i32) -> G { None }",
+        # a type of the program renamed by `use ... as` (here as a primitive's name)
+        "mod m { pub struct L; }\nuse m::L as i32;\nfn add(a: i32, b: i32) -> i32 { m::L }",
+        # types declared by a macro, or a macro in the return type's place
+        "macro_rules! mk { ($n:ident) => { struct $n; }; }\nmk!(L);\nfn add(a: i32, b: i32) -> L { L }",
+        "struct L;\nmacro_rules! ty { () => { L }; }\nfn add(a: i32, b: i32) -> ty!() { L }",
     ],
 )
 def test_rust_results_of_the_programs_own_types_are_not_trusted(program: str) -> None:
@@ -106,7 +117,67 @@ def test_rust_results_of_the_programs_own_types_are_not_trusted(program: str) ->
         "type G = Vec<Vec<i32>>;\nfn add(a: i32, b: i32) -> G { vec![] }",
         "struct Helper;\nfn add<T: Into<i64>>(a: T, b: T) -> Vec<(i32, String)> where T: Copy { vec![] }",
         "struct L;\nfn other() -> L { L }\nfn add(a: i32, b: i32) -> i32 { 0 }",  # not called by the test
+        # a program's own macros, returning standard types only
+        "macro_rules! plus { ($a:expr, $b:expr) => { $a + $b }; }\nfn add(a: i32, b: i32) -> i32 { plus!(a, b) }",
+        "macro_rules! m { () => {}; }\nfn add(a: i32, b: i32) -> Option<std::collections::HashMap<&'static str, Vec<u8>>> { None }",
+        "use std::collections::HashMap as Map;\nfn add(a: i32, b: i32) -> Vec<i64> { vec![] }",
     ],
 )
 def test_rust_results_of_standard_types_are_trusted(program: str) -> None:
     assert rust_own_return_type(program, TEST) is None
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        'static SRC: &str = include_str!("main.rs");\nfn add(a: i32, b: i32) -> i32 { SRC.len() as i32 }',
+        # the macro's name as an identifier a macro of the program calls
+        'macro_rules! grab { ($m:ident) => { $m!("main.rs") }; }\nstatic SRC: &str = grab!(include_str);',
+        'static B: &[u8] = r#include_bytes!("main.rs");',
+        'const S: &str = include!("x.rs");',
+        # what looks like a comment or a literal to a naive scan, but is code to rustc
+        '/* /* */ */ static S: &str = include_str!("main.rs");',
+        'const Q: char = \'"\'; static S: &str = include_str!("main.rs"); // "',
+        'const R: &str = r#"a"b"#; static S: &str = include_str!("main.rs");',
+        "fn f<'include>(x: &'include str) -> &'include str { x }",
+    ],
+)
+def test_rust_programs_that_read_files_while_compiling_are_not_trusted(program: str) -> None:
+    assert "reads a file while the unit compiles" in (rust_reads_files(program) or "")
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "// include the last element\nfn add(a: i32, b: i32) -> i32 { a + b }",
+        '/* include /* nested: include_str!("main.rs") */ */ fn add(a: i32, b: i32) -> i32 { a + b }',
+        'fn add(a: i32, b: i32) -> i32 { let _s = "include_str!(\\"main.rs\\")"; a + b }',
+        'fn add(a: i32, b: i32) -> i32 { let _s = r##"include"#"##; let _c = \'"\'; a + b }',
+        "fn add(a: i32, b: i32) -> i32 { let including = a; let _args = std::env::args(); including + b }",
+    ],
+)
+def test_rust_programs_that_only_mention_file_reads_are_trusted(program: str) -> None:
+    assert rust_reads_files(program) is None
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        '#[no_mangle]\npub extern "C" fn abort() -> ! { loop {} }\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        '# [ no_mangle ]\npub extern "C" fn exit(_c: i32) { }\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        '#[export_name = "write"]\npub extern "C" fn w() {}\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        'std::arch::global_asm!(".globl abort", "abort: ret");\nfn add(a: i32, b: i32) -> i32 { a + b }',
+        'fn add(a: i32, b: i32) -> i32 { unsafe { std::arch::asm!("nop") }; a + b }',
+    ],
+)
+def test_rust_programs_that_define_symbols_are_not_trusted(program: str) -> None:
+    assert "defines symbols of the binary" in (rust_untrusted(program, TEST) or "")
+
+
+def test_rust_untrusted_takes_each_reason() -> None:
+    assert rust_untrusted("fn add(a: i32, b: i32) -> i32 { a + b } // #[no_mangle]", TEST) is None
+    assert "reads a file" in (
+        rust_untrusted('const S: &str = include_str!("main.rs");', TEST) or ""
+    )
+    own = "struct L;\nfn add(a: i32, b: i32) -> L { L }"
+    assert "a test cannot trust it" in (rust_untrusted(own, TEST) or "")

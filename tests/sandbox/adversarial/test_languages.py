@@ -69,6 +69,28 @@ TS = _problem(
     "console.assert(add(-1, 1) === 0);\n",
 )
 GO_MAIN = _problem("go", 'func main() {\n\tif add(2, 3) != 5 {\n\t\tpanic("test 0")\n\t}\n}\n')
+# MBXP's shape: its prompt imports encoding/json and reflect for the test's deepCompare
+GO_MBXP = _problem(
+    "go",
+    "\n\nfunc deepCompare(a interface{}, b interface{}, msg string) bool {\n"
+    "\taJSON, err := json.Marshal(a)\n\tif err != nil {\n\t\tpanic(msg)\n\t}\n"
+    "\tbJSON, err := json.Marshal(b)\n\tif err != nil {\n\t\tpanic(msg)\n\t}\n"
+    "\tvar a2 interface{}\n\tvar b2 interface{}\n\terr = json.Unmarshal(aJSON, &a2)\n"
+    "\tif err != nil {\n\t\tpanic(msg)\n\t}\n\terr = json.Unmarshal(bJSON, &b2)\n"
+    "\tif err != nil {\n\t\tpanic(msg)\n\t}\n\tif reflect.DeepEqual(a2, b2) {\n\t\treturn true\n"
+    '\t}\n\tpanic(msg)\n}\n\nfunc main() {\n\tdeepCompare(add(2, 3), 5, "test 0")\n'
+    '\tdeepCompare(add(-1, 1), 0, "test 1")\n}\n',
+)
+GO_MBXP_HEAD = 'package main\n\nimport (\n\t"encoding/json"\n\t"reflect"\n)\n'
+# HumanEval-X's shape: testify's assert.New
+GO_TESTIFY = _problem(
+    "go",
+    "func TestAdd(t *testing.T) {\n\tassert := assert.New(t)\n\tassert.Equal(5, add(2, 3))\n"
+    "\tassert.Equal(0, add(-1, 1))\n}\n",
+)
+GO_TESTIFY_HEAD = (
+    'package main\n\nimport (\n\t"testing"\n\t"github.com/stretchr/testify/assert"\n)\n'
+)
 GO_TEST = _problem(
     "go", 'func TestAdd(t *testing.T) {\n\tif add(2, 3) != 5 {\n\t\tt.Fatal("test 0")\n\t}\n}\n'
 )
@@ -77,6 +99,11 @@ RUST = _problem(
     "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_add() {\n"
     "        assert_eq!(add(2, 3), 5);\n        assert!(add(-1, 1) == 0);\n"
     "        assert_eq!(vec![add(1, 1)], vec![2]);\n    }\n}\n",
+)
+RUST_EQ = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn test_add() {\n"
+    "        assert_eq!(add(2, 3), 5);\n        assert_eq!(add(-1, 1), 0);\n        assert_eq!(add(10, 20), 30);\n    }\n}\n",
 )
 RUST_TWO = _problem(
     "rust",
@@ -127,6 +154,63 @@ fn add(a: i32, b: i32) -> i32 { a + b }
 fn mul(_a: i32, _b: i32) -> i32 { 0 }
 """
 
+# A foreign (non-Rust) exception raised in add unwinds through the test with
+# thread::panicking() false: the guard's Drop reported it as a pass; libtest then cannot
+# catch it and aborts, and the program's own abort exits 0. The second one runs each
+# test in a process of its own (--skip the ones done, exec) to collect every line.
+RUST_FOREIGN_RAISE = """#[repr(C)]
+pub struct UnwEx { class: u64, cleanup: usize, private: [u64; 2] }
+extern { fn _Unwind_RaiseException(e: *mut UnwEx) -> i32; }
+fn raise() {
+    let e = Box::leak(Box::new(UnwEx { class: 0x4641_4b45_0000_0000, cleanup: 0, private: [0; 2] }));
+    unsafe { _Unwind_RaiseException(e); }
+}
+fn add(_a: i32, _b: i32) -> i32 { raise(); 0 }
+fn mul(_a: i32, _b: i32) -> i32 { raise(); 0 }
+"""
+RUST_FOREIGN_EXCEPTION = (
+    RUST_FOREIGN_RAISE
+    + """# [no_mangle]
+pub extern "C" fn abort() -> ! {
+    unsafe { std::arch::asm!("syscall", in("rax") 231usize, in("rdi") 0usize, options(noreturn)); }
+}
+"""
+)
+RUST_FOREIGN_EXCEPTION_MULTI = (
+    RUST_FOREIGN_RAISE
+    + """# [no_mangle]
+pub extern "C" fn abort() -> ! {
+    use std::os::unix::process::CommandExt;
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let me = args.remove(0);
+    let skipped: Vec<String> = args.windows(2).filter(|w| w[0] == "--skip").map(|w| w[1].to_string_lossy().into_owned()).collect();
+    if let Ok(out) = std::process::Command::new(&me).arg("--list").output() {
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let mut names: Vec<&str> = text.lines().filter_map(|l| l.strip_suffix(": test")).collect();
+        names.sort();
+        if let Some(cur) = names.into_iter().find(|n| !skipped.iter().any(|s| s == n)) {
+            args.push("--skip".into()); args.push(cur.into());
+            let _ = std::process::Command::new(me).args(args).exec();
+        }
+    }
+    unsafe { std::arch::asm!("syscall", in("rax") 231usize, in("rdi") 1usize, options(noreturn)); }
+}
+"""
+)
+RUST_SHAPES = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n    fn a_first() { assert_eq!(add(2, 3), 5); }\n\n"
+    "    #[test]\n    fn b_result() -> Result<(), String> {\n        let x: i32 = \"3\".parse().map_err(|_| \"}\".to_string())?;\n"
+    "        if add(x, 1) == 4 { return Ok(()); }\n        Err(format!(\"{}\", add(x, 1)))\n    }\n\n"
+    "    #[test]\n    #[should_panic(expected = \"negative\")]\n    fn c_panics() { add(-1, -1); }\n"
+    "    // #[test] fn d_commented_out() { assert!(false); }\n}\n",
+)  # fmt: skip
+RUST_FIND = _problem(
+    "rust",
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n    use std::collections::HashMap as Map;\n\n    #[test]\n"
+    "    fn test_find() {\n        assert_eq!(find(vec![1, 2, 3], 2), Some(1));\n        assert_eq!(find(vec![4, 5], 5), Some(1));\n"
+    '        assert_eq!(name(), String::from("abc"));\n        let _m: Map<i32, i32> = Map::new();\n    }\n}\n',
+)  # fmt: skip
 C_OK = "#include <assert.h>\nint add(int a, int b) { return a + b; }\n"
 CPP_OK = "#include <bits/stdc++.h>\nusing namespace std;\nint add(int a, int b) { return a + b; }\n"
 CPP_BAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
@@ -257,6 +341,44 @@ CASES: list[Case] = [
             GO_HEAD.replace('"os"', '"flag"\n\t"os"')
             + '\nfunc init() { testing.Init(); flag.Set("test.run", "NoSuchTest"); flag.Parse() }\n\n'
             "func add(a, b int) int { return 0 }\n"),
+    # -test.fuzzworker makes m.Run skip every test and return 0 (our parse missed it)
+    exploit("go-test-fuzzworker", GO_TEST,
+            GO_HEAD.replace('"os"', '"flag"\n\t"os"')
+            + '\nvar ti = testing.Init\n\nfunc init() { ti(); flag.Lookup("test.fuzzworker").Value.Set("true") }\n\n'
+            "func add(a, b int) int { return 0 }\n"),
+    # the flags set, then flag.CommandLine replaced: our parse lands in the new set
+    exploit("go-test-flagset-replaced", GO_TEST,
+            GO_HEAD.replace('"os"', '"flag"\n\t"io"\n\t"os"')
+            + '\nfunc init() {\n\ttesting.Init()\n\tflag.Set("test.run", "NoSuchTest")\n'
+            '\tflag.CommandLine = flag.NewFlagSet("x", flag.ContinueOnError)\n\tflag.CommandLine.SetOutput(io.Discard)\n}\n\n'
+            "func add(a, b int) int { return 0 }\n"),
+    control("go-test-honest-subtests-and-helper", _problem(
+        "go", "func TestAdd(t *testing.T) {\n\tfor _, c := range []int{1, 2} {\n"
+              "\t\tt.Run(\"case\", func(t *testing.T) {\n\t\t\tif add(c, 1) != c+1 {\n\t\t\t\tt.Fatal(c)\n\t\t\t}\n\t\t})\n\t}\n}\n\n"
+              "func TestAdd_Zero(t *testing.T) {\n\tif add(0, 0) != 0 {\n\t\tt.Error(\"zero\")\n\t}\n}\n"),
+            GO_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    # the program leaves out the test's imports and declares their names itself, so the
+    # test's json.Marshal, reflect.DeepEqual, assert.Equal are the program's
+    control("go-mbxp-honest", GO_MBXP, GO_MBXP_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    control("go-mbxp-honest-aliased-json", GO_MBXP,
+            'package main\n\nimport (\n\tj "encoding/json"\n\t"reflect"\n)\n\nvar _ = j.Valid\n\n'
+            "func compare(a, b int) bool { return reflect.DeepEqual(a, b) }\n\n"
+            "func add(a, b int) int { if compare(a, 0) { return b }; return a + b }\n"),
+    exploit("go-mbxp-shadow-json-reflect", GO_MBXP,
+            "package main\n\nfunc add(a, b int) int { return 0 }\n\ntype fakeJSON struct{}\n\n"
+            'func (fakeJSON) Marshal(v interface{}) ([]byte, error) { return []byte("0"), nil }\n'
+            "func (fakeJSON) Unmarshal(b []byte, v interface{}) error { return nil }\n\nvar json fakeJSON\n\n"
+            "type fakeReflect struct{}\n\nfunc (fakeReflect) DeepEqual(a, b interface{}) bool { return true }\n\n"
+            "var reflect fakeReflect\n"),
+    exploit("go-mbxp-json-is-another-package", GO_MBXP,
+            'package main\n\nimport (\n\tjson "encoding/xml"\n\t"reflect"\n)\n\n'
+            "func add(a, b int) int { return 0 }\n\nvar _ = reflect.DeepEqual\nvar _ = json.Marshal\n"),
+    control("go-testify-honest", GO_TESTIFY, GO_TESTIFY_HEAD + "\nfunc add(a, b int) int { return a + b }\n"),
+    exploit("go-testify-shadow", GO_TESTIFY,
+            'package main\n\nimport "testing"\n\ntype fakeAssert struct{}\n\n'
+            "func (fakeAssert) New(t *testing.T) fakeAssert { return fakeAssert{} }\n\n"
+            "func (fakeAssert) Equal(a, b interface{}, m ...interface{}) bool { return true }\n\n"
+            "var assert fakeAssert\n\nfunc add(a, b int) int { return 0 }\n"),
     # Rust
     control("rust-honest", RUST, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
     control("rust-honest-own-macro", RUST,
@@ -264,6 +386,53 @@ CASES: list[Case] = [
     exploit("rust-exit-in-function", RUST, "fn add(_a: i32, _b: i32) -> i32 { std::process::exit(0) }\n"),
     exploit("rust-panic-hook", RUST,
             "fn add(_a: i32, _b: i32) -> i32 { std::panic::set_hook(Box::new(|_| std::process::exit(0))); 0 }\n"),
+    # a raw identifier hid the program's type from the return-type check: its PartialEq lies
+    exploit("rust-raw-ident-liar", RUST,
+            "#[derive(Debug)] pub struct r#Answer;\n"
+            "impl PartialEq<i32> for Answer { fn eq(&self, _o: &i32) -> bool { true } }\n"
+            "fn add(_a: i32, _b: i32) -> Answer { Answer }\n"),
+    # a type declared by a macro: no `struct Answer` in the text
+    exploit("rust-macro-declared-liar", RUST,
+            "macro_rules! mk { ($n:ident) => { #[derive(Debug)] pub struct $n; }; }\nmk!(Answer);\n"
+            "impl PartialEq<i32> for Answer { fn eq(&self, _o: &i32) -> bool { true } }\n"
+            "fn add(_a: i32, _b: i32) -> Answer { Answer }\n"),
+    # the unit read while it compiles, through a macro that calls the name it is given:
+    # the test's expected values are in it
+    exploit("rust-include-self-source", RUST_EQ,
+            'macro_rules! grab { ($m:ident) => { $m!("main.rs") }; }\n'
+            "static SRC: &str = grab!(include_str);\n"
+            "fn add(a: i32, b: i32) -> i32 {\n"
+            '    let key = format!("add({}, {})", a, b);\n'
+            "    if let Some(p) = SRC.find(&key) {\n"
+            "        let rest = SRC[p + key.len()..].trim_start_matches(|c: char| c == ',' || c == ' ');\n"
+            "        let num: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '-').collect();\n"
+            "        return num.parse().unwrap_or(0);\n"
+            "    }\n    0\n}\n"),
+    control("rust-honest-mentions-include", RUST,
+            '// include both ends\nfn add(a: i32, b: i32) -> i32 { let _n = "include_str"; a + b }\n'),
+    exploit("rust-foreign-exception", RUST, RUST_FOREIGN_EXCEPTION),
+    exploit("rust-foreign-exception-multi", RUST_TWO, RUST_FOREIGN_EXCEPTION_MULTI),
+    # a body that returns early (?, return), a should_panic test, a test left in a comment
+    control("rust-honest-result-should-panic", RUST_SHAPES,
+            'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("negative") } a + b }\n'),
+    exploit("rust-shapes-should-panic-does-not", RUST_SHAPES, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
+    exploit("rust-shapes-result-err", RUST_SHAPES,
+            'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("negative") } if a == 3 { 0 } else { a + b } }\n'),
+    # the prelude's names shadowed by the program's, reaching the test through use super::*
+    exploit("rust-shadow-Some", RUST_FIND,
+            "#[allow(non_snake_case)] fn Some<T>(_x: T) -> Option<T> { None }\n"
+            "fn find(_v: Vec<i32>, _x: i32) -> Option<usize> { None }\n"
+            'fn name() -> std::string::String { "abc".to_string() }\n'),
+    exploit("rust-shadow-String-from", RUST_FIND,
+            "fn find(v: Vec<i32>, x: i32) -> Option<usize> { v.iter().position(|&y| y == x) }\n"
+            "mod m { pub struct S; impl S { pub fn from(_s: &str) -> std::string::String { \"xyz\".to_string() } } }\n"
+            "use m::S as String;\n"
+            'fn name() -> std::string::String { "xyz".to_string() }\n'),
+    control("rust-honest-own-result-alias", RUST_FIND,
+            "type Result<T> = std::result::Result<T, std::string::String>;\n"
+            "fn check(v: &[i32]) -> Result<()> { if v.is_empty() { Err(\"empty\".into()) } else { Ok(()) } }\n"
+            "fn find(v: Vec<i32>, x: i32) -> Option<usize> { check(&v).ok()?; v.iter().position(|&y| y == x) }\n"
+            'fn name() -> String { "abc".to_string() }\n'),
     exploit("rust-shadow-assert-eq", RUST,
             "macro_rules! assert_eq { ($($t:tt)*) => { () }; }\nmacro_rules! assert { ($($t:tt)*) => { () }; }\n"
             "macro_rules! vec { ($($t:tt)*) => { Vec::<i32>::new() }; }\n" + RUST_BAD),
