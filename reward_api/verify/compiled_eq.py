@@ -32,6 +32,15 @@ program cannot name, reopen or specialise them) and spliced in after the program
   its elements or its equality), while one that declares no methods (an anonymous
   subclass made for double-brace initialisation) compares as its JDK superclass. Two
   objects of the program's own classes compare by their own ``equals``.
+- Java names (``qualify_java_types``): a type the program declares beats every import on
+  demand, ``java.lang``'s included, so a program's ``class Arrays`` would make the test's
+  ``Arrays.asList(...)`` expected values the program's. Each simple name in the test of a
+  JDK type its imports make visible (``jdk_types.txt``) that the program also declares
+  (however spelled: ``\\u0041rrays``, a comment after ``class``, a character javac
+  ignores) becomes the type's canonical name, unless the test takes it from the program
+  (the problem's ``entry_points``). A program that declares a type named ``java`` (which
+  would hide the ``java`` package from the test and from the trusted code) is refused
+  (``compile_error``).
 
 The rewrite keeps the test's meaning for every honest comparison (``eq`` agrees with the
 operators of the standard library on their types), which the agreement tests on MBXP's
@@ -43,7 +52,11 @@ listed above whose ``operator==`` the program injected into ``std``.
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
 
 # ------------------------------------------------------------------ tokens
 _CPP_TOKEN = re.compile(
@@ -392,12 +405,12 @@ template <class A, class B> constexpr bool eq(const A &a, const B &b) {
 _JAVA_TOKEN = re.compile(
     r"""
     (?P<ws>\s+)
-  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<comment>//[^\r\n]*|/\*.*?\*/)
   | (?P<text>\"\"\"(?:\\.|[^\\])*?\"\"\")
-  | (?P<str>"(?:\\.|[^"\\\n])*")
-  | (?P<chr>'(?:\\.|[^'\\\n])*')
+  | (?P<str>"(?:\\.|[^"\\\r\n])*")
+  | (?P<chr>'(?:\\.|[^'\\\r\n])*')
   | (?P<num>\.?\d[\w.]*)
-  | (?P<id>[A-Za-z_$][\w$]*)
+  | (?P<id>(?:[^\W\d]|\$)[\w$]*)
   | (?P<punct>::|->|\+\+|--|&&|\|\||[-+*/%&|^!=<>]=|<<|.)
     """,
     re.S | re.X,
@@ -507,6 +520,151 @@ def _java_receiver(toks: list[_Tok], i: int) -> int | None:
 
 
 _JAVA_STOP = {"return", "throw", "new", "case", "else", "instanceof", "assert", "if", "while"}
+
+
+def _java_tokens(code: str) -> list[_Tok]:
+    """The Java tokens of ``code`` outside comments (literals as ``lit``)."""
+    toks: list[_Tok] = []
+    for m in _JAVA_TOKEN.finditer(code):
+        kind = m.lastgroup or "punct"
+        if kind not in ("ws", "comment"):
+            toks.append(_Tok("lit" if kind in ("text", "str", "chr", "num") else kind,
+                             m.group(0), m.start(), m.end()))  # fmt: skip
+    return toks
+
+
+_UNICODE_ESCAPE = re.compile(r"(\\+)u+([0-9a-fA-F]{4})")
+_DECLARES = {"class", "interface", "enum", "record"}
+_DECLARED_RAW = re.compile(
+    r"\b(?:class|interface|enum|record)(?:\s|/\*.*?\*/|//[^\r\n]*)+((?:[^\W\d]|\$)[\w$]*)", re.S
+)
+
+
+def java_source_text(code: str) -> str:
+    """``code`` as javac reads it: ``\\uXXXX`` escapes decoded (a backslash starts one when
+    an even number of backslashes precede it, JLS 3.3) and the characters an identifier
+    ignores (``Character.isIdentifierIgnorable``: controls and format characters such as
+    U+200B) removed, so ``class \\u0041rrays`` and ``class Arr\\u200bays`` both read
+    ``class Arrays``."""
+
+    def decode(m: re.Match[str]) -> str:
+        slashes = m.group(1)
+        if len(slashes) % 2 == 0:
+            return m.group(0)
+        return slashes[:-1] + chr(int(m.group(2), 16))
+
+    text = _UNICODE_ESCAPE.sub(decode, code)
+    return "".join(c for c in text if not _ignorable(c))
+
+
+def _ignorable(c: str) -> bool:
+    o = ord(c)
+    return o <= 8 or 0x0E <= o <= 0x1B or 0x7F <= o <= 0x9F or unicodedata.category(c) == "Cf"
+
+
+def java_declared_types(program: str) -> set[str]:
+    """The names of the types the program declares (top-level or nested): the identifier
+    after ``class``, ``interface``, ``enum``, ``record`` or ``@interface``, read from its
+    tokens and, so that no tokenizer slip hides one, from its text with comments and
+    literals included (a name too many only qualifies a JDK name the test already meant)."""
+    text = java_source_text(program)
+    toks = _java_tokens(text)
+    names = {
+        toks[i + 1].text
+        for i, t in enumerate(toks[:-1])
+        if t.text in _DECLARES and toks[i + 1].kind == "id"
+    }
+    return names | set(_DECLARED_RAW.findall(text))
+
+
+def java_refused(program: str) -> str | None:
+    """Why no test of this program can be built: a type named ``java`` obscures the
+    ``java`` package for the whole compilation unit (JLS 6.4.2: a type is chosen before a
+    package), so ``java.util.List`` in the test and in the trusted comparator would be the
+    program's nested classes."""
+    toks = _java_tokens(java_source_text(program))
+    for i, t in enumerate(toks[:-1]):
+        if t.text in _DECLARES and toks[i + 1].text == "java":
+            return (
+                "the program declares a type named `java`, which hides the java package "
+                "from the test and the harness"
+            )
+    return None
+
+
+@functools.cache
+def jdk_types() -> dict[str, frozenset[str]]:
+    """The JDK's public types by package or enclosing type (``jdk_types.txt``)."""
+    out: dict[str, frozenset[str]] = {}
+    text = (Path(__file__).parent / "jdk_types.txt").read_text()
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            owner, *names = line.split()
+            out[owner] = frozenset(names)
+    return out
+
+
+def _java_visible(code: str) -> dict[str, str]:
+    """The JDK types ``code``'s imports (and java.lang's implicit one) make visible by
+    simple name, each with its canonical name: a single-type import first, then
+    ``java.lang``, then the imports on demand in their order."""
+    types = jdk_types()
+    single: dict[str, str] = {}
+    demand: list[str] = ["java.lang"]
+    toks = _java_tokens(code)
+    for i, t in enumerate(toks):
+        if t.text != "import" or t.kind != "id" or (i > 0 and toks[i - 1].text == "."):
+            continue
+        j = i + 1
+        if j < len(toks) and toks[j].text == "static":
+            j += 1
+        parts: list[str] = []
+        while j < len(toks) and toks[j].kind == "id":
+            parts.append(toks[j].text)
+            if j + 1 < len(toks) and toks[j + 1].text == ".":
+                j += 2
+                continue
+            j += 1
+            break
+        if not parts:
+            continue
+        if j < len(toks) and toks[j].text == "*":
+            demand.append(".".join(parts))
+        elif len(parts) > 1 and parts[-1] in types.get(".".join(parts[:-1]), ()):
+            single.setdefault(parts[-1], ".".join(parts))
+    visible: dict[str, str] = {}
+    for owner in demand:
+        for name in types.get(owner, ()):
+            visible.setdefault(name, f"{owner}.{name}")
+    return visible | single
+
+
+def qualify_java_types(test: str, program: str, entry: Iterable[str] = ()) -> str:
+    """``test`` with each simple name of a JDK type that the program also declares (and
+    that would therefore denote the program's type: a type of the compilation unit beats
+    every import on demand, java.lang's included) written as the JDK type's canonical
+    name, so ``Arrays.asList(...)`` stays ``java.util.Arrays.asList(...)`` whatever the
+    program declares. Names the test takes from the program (``entry``, the problem's
+    ``entry_points``) and types the test declares itself stay as written."""
+    declared = java_declared_types(program) - set(entry)
+    if not declared:
+        return test
+    visible = _java_visible(java_source_text(program) + "\n" + test)
+    toks = _java_tokens(test)
+    own = {toks[i + 1].text for i, t in enumerate(toks[:-1]) if t.text in _DECLARES}
+    edits: list[tuple[int, int, str]] = []
+    for i, t in enumerate(toks):
+        if t.kind != "id" or t.text not in declared or t.text in own or t.text not in visible:
+            continue
+        before = toks[i - 1].text if i > 0 else ""
+        after = toks[i + 1].text if i + 1 < len(toks) else ""
+        if before in (".", "::") or (after == "(" and before not in ("new", "@")):
+            continue  # a member's name, or a method of that name called
+        edits.append((t.start, t.end, visible[t.text]))
+    out = test
+    for start, end, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[end:]
+    return out
 
 
 def java_eq(cls: str) -> str:
