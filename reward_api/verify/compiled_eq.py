@@ -25,13 +25,18 @@ program cannot name, reopen or specialise them) and spliced in after the program
   lookup) provide it, so the program's type keeps its own operator and a standard type
   keeps the standard's.
 - Java: every ``x.equals(y)`` and ``Objects.equals(x, y)`` of the test becomes
-  ``NS.eq(x, y)``. ``eq`` compares JDK values (classes of the boot or platform loader,
-  which a program cannot subclass from inside ``java.*``) as ``equals`` would, with lists,
-  sets and maps taken apart element by element; an object of a class the program
-  declared that overrides any method compares unequal to a JDK value (it could lie about
-  its elements or its equality), while one that declares no methods (an anonymous
-  subclass made for double-brace initialisation) compares as its JDK superclass. Two
-  objects of the program's own classes compare by their own ``equals``.
+  ``NS.eq(x, y)``. ``eq`` compares JDK values (classes of the boot or platform loader in
+  a named ``java.*`` or ``jdk.*`` module of the boot layer, which a program cannot add
+  to; never a proxy class, which ``Proxy.newProxyInstance(null, ...)`` puts in the boot
+  loader with the program's handler, nor a hidden class) as ``equals`` would, with lists,
+  sets, maps, ``Optional`` and map entries taken apart element by element: a set or map
+  is read once by iteration and matched by ``eq``'s own code, never asked
+  ``contains(expected)`` (a JDK wrapper of the program's collection, or a ``TreeSet``
+  with its comparator, would pass the question to the program). An object of a class the
+  program declared that overrides any method compares unequal to a JDK value (it could
+  lie about its elements or its equality), while one that declares no methods (an
+  anonymous subclass made for double-brace initialisation) compares as its JDK
+  superclass. Two objects of the program's own classes compare by their own ``equals``.
 - Java names (``qualify_java_types``): a type the program declares beats every import on
   demand, ``java.lang``'s included, so a program's ``class Arrays`` would make the test's
   ``Arrays.asList(...)`` expected values the program's. Each simple name in the test of a
@@ -40,7 +45,7 @@ program cannot name, reopen or specialise them) and spliced in after the program
   ignores) becomes the type's canonical name, unless the test takes it from the program
   (the problem's ``entry_points``). A program that declares a type named ``java`` (which
   would hide the ``java`` package from the test and from the trusted code) is refused
-  (``compile_error``).
+  (``compile_error``). The trusted code names every type by its canonical name.
 
 The rewrite keeps the test's meaning for every honest comparison (``eq`` agrees with the
 operators of the standard library on their types), which the agreement tests on MBXP's
@@ -675,12 +680,23 @@ def java_eq(cls: str) -> str:
 _JAVA_EQ = r"""
 final class NS {
     private NS() {}
-    private static boolean jdk(Class<?> c) {
-        ClassLoader l = c.getClassLoader();
-        return l == null || l == ClassLoader.getPlatformClassLoader();
+    /** A class of the JDK itself: defined by the boot or platform loader in a named java.* or
+     *  jdk.* module of the boot layer, and neither a proxy class (Proxy.newProxyInstance(null,
+     *  ...) defines one in the boot loader, in a dynamic module jdk.proxyN, with the program's
+     *  handler answering equals) nor a hidden class. */
+    private static boolean jdk(java.lang.Class<?> c) {
+        while (c.isArray()) c = c.getComponentType();
+        if (c.isPrimitive()) return true;
+        if (java.lang.reflect.Proxy.isProxyClass(c) || c.isHidden()) return false;
+        java.lang.ClassLoader l = c.getClassLoader();
+        if (l != null && l != java.lang.ClassLoader.getPlatformClassLoader()) return false;
+        java.lang.Module m = c.getModule();
+        if (!m.isNamed() || m.getLayer() != java.lang.ModuleLayer.boot()) return false;
+        java.lang.String n = m.getName();
+        return (n.startsWith("java.") || n.startsWith("jdk.")) && !n.startsWith("jdk.proxy");
     }
     /** A class of the program's that declares no methods of its own (double-brace initialisation). */
-    private static boolean plain(Class<?> c) {
+    private static boolean plain(java.lang.Class<?> c) {
         for (; c != null && !jdk(c); c = c.getSuperclass()) {
             for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
                 if (!m.isSynthetic()) return false;
@@ -688,7 +704,57 @@ final class NS {
         }
         return true;
     }
-    static boolean eq(Object a, Object b) {
+    /** A JDK value whose equals and hashCode read only its own state. */
+    private static boolean flat(java.lang.Object o) {
+        java.lang.Class<?> c = o.getClass();
+        return c == java.lang.String.class || c == java.lang.Integer.class || c == java.lang.Long.class
+            || c == java.lang.Short.class || c == java.lang.Byte.class || c == java.lang.Character.class
+            || c == java.lang.Boolean.class || c == java.lang.Double.class || c == java.lang.Float.class
+            || c == java.math.BigInteger.class || c == java.math.BigDecimal.class || (c.isEnum() && jdk(c));
+    }
+    /** The elements, read once by iteration: a JDK wrapper of the program's collection, or a
+     *  TreeSet with the program's comparator, is never asked contains(expected). */
+    private static java.util.ArrayList<java.lang.Object> items(java.lang.Iterable<?> x) {
+        java.util.ArrayList<java.lang.Object> out = new java.util.ArrayList<>();
+        for (java.lang.Object o : x) out.add(o);
+        return out;
+    }
+    private static java.util.ArrayList<java.lang.Object> entries(java.util.Map<?, ?> x) {
+        java.util.ArrayList<java.lang.Object> out = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<?, ?> e : x.entrySet()) {
+            out.add(new java.lang.Object[] {e.getKey(), e.getValue()});
+        }
+        return out;
+    }
+    private static java.lang.Object key(java.lang.Object o, boolean pairs) {
+        return pairs ? ((java.lang.Object[]) o)[0] : o;
+    }
+    /** Every item of xs has an equal in ys (pairs: map entries, equal key and value). */
+    private static boolean within(java.util.List<java.lang.Object> xs, java.util.List<java.lang.Object> ys, boolean pairs) {
+        java.util.HashMap<java.lang.Object, java.lang.Object> byKey = new java.util.HashMap<>();
+        java.util.ArrayList<java.lang.Object> rest = new java.util.ArrayList<>();
+        for (java.lang.Object v : ys) {
+            java.lang.Object k = key(v, pairs);
+            if (k != null && flat(k) && !byKey.containsKey(k)) byKey.put(k, v);
+            else rest.add(v);
+        }
+        for (java.lang.Object u : xs) {
+            java.lang.Object k = key(u, pairs);
+            java.lang.Object v = k != null && flat(k) ? byKey.get(k) : null;
+            if (v != null && (!pairs || eq(((java.lang.Object[]) u)[1], ((java.lang.Object[]) v)[1]))) continue;
+            boolean found = false;
+            for (java.lang.Object w : rest) {
+                if (eq(k, key(w, pairs))
+                        && (!pairs || eq(((java.lang.Object[]) u)[1], ((java.lang.Object[]) w)[1]))) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return false;
+        }
+        return true;
+    }
+    static boolean eq(java.lang.Object a, java.lang.Object b) {
         if (a == b) return true;
         if (a == null || b == null) return false;
         boolean ja = jdk(a.getClass()), jb = jdk(b.getClass());
@@ -705,32 +771,23 @@ final class NS {
         }
         if (a instanceof java.util.Set || b instanceof java.util.Set) {
             if (!(a instanceof java.util.Set) || !(b instanceof java.util.Set)) return false;
-            java.util.Set<?> x = (java.util.Set<?>) a, y = (java.util.Set<?>) b;
-            if (x.size() != y.size()) return false;
-            for (Object u : x) {
-                if (u == null || !jdk(u.getClass()) || u instanceof java.util.Collection
-                        || u instanceof java.util.Map) {
-                    boolean found = false;
-                    for (Object v : y) {
-                        if (eq(u, v)) { found = true; break; }
-                    }
-                    if (!found) return false;
-                } else if (!y.contains(u)) {
-                    return false;
-                }
-            }
-            return true;
+            java.util.ArrayList<java.lang.Object> x = items((java.util.Set<?>) a), y = items((java.util.Set<?>) b);
+            return x.size() == y.size() && within(x, y, false) && within(y, x, false);
         }
         if (a instanceof java.util.Map || b instanceof java.util.Map) {
             if (!(a instanceof java.util.Map) || !(b instanceof java.util.Map)) return false;
-            java.util.Map<?, ?> x = (java.util.Map<?, ?>) a, y = (java.util.Map<?, ?>) b;
-            if (x.size() != y.size()) return false;
-            for (java.util.Map.Entry<?, ?> e : x.entrySet()) {
-                Object k = e.getKey();
-                if (k != null && !jdk(k.getClass())) return false;
-                if (!y.containsKey(k) || !eq(e.getValue(), y.get(k))) return false;
-            }
-            return true;
+            java.util.ArrayList<java.lang.Object> x = entries((java.util.Map<?, ?>) a), y = entries((java.util.Map<?, ?>) b);
+            return x.size() == y.size() && within(x, y, true) && within(y, x, true);
+        }
+        if (a instanceof java.util.Optional || b instanceof java.util.Optional) {
+            if (!(a instanceof java.util.Optional) || !(b instanceof java.util.Optional)) return false;
+            java.util.Optional<?> x = (java.util.Optional<?>) a, y = (java.util.Optional<?>) b;
+            return x.isPresent() == y.isPresent() && (!x.isPresent() || eq(x.get(), y.get()));
+        }
+        if (a instanceof java.util.Map.Entry || b instanceof java.util.Map.Entry) {
+            if (!(a instanceof java.util.Map.Entry) || !(b instanceof java.util.Map.Entry)) return false;
+            java.util.Map.Entry<?, ?> x = (java.util.Map.Entry<?, ?>) a, y = (java.util.Map.Entry<?, ?>) b;
+            return eq(x.getKey(), y.getKey()) && eq(x.getValue(), y.getValue());
         }
         return ja ? a.equals(b) : b.equals(a);
     }

@@ -24,6 +24,10 @@ test's process. Each exploit below is a wrong ``add`` that tries to be paid anyw
   after a comment, as ``\\u0041rrays``, with a U+200B javac ignores, or after a line
   comment ended by a lone carriage return), which beats ``import java.util.*``; a type
   named ``java``, which hides the java package (refused as ``compile_error``).
+- Java's comparator: a ``java.lang.reflect.Proxy`` made in the bootstrap loader (its
+  handler answered ``equals`` as if it were JDK code), as the result or as its elements;
+  ``Collections.unmodifiableSet`` of a set whose ``contains`` says yes (the comparator
+  asked the wrapper ``contains(expected)``).
 
 Every exploit must earn a failing verdict and reward 0; every control (honest programs,
 including ones with their own macros, classes, static blocks, init functions and
@@ -281,6 +285,22 @@ CASES: list[Case] = [
             JAVA_LISTS_HEAD + JAVA_LISTS_OK.replace("return r;", "return new ArrayList<>();")
             + "class java {\n    static class lang {\n        static class Exception extends RuntimeException {\n"
             "            Exception(String s) { super(s); Runtime.getRuntime().halt(0); }\n        }\n    }\n}\n"),
+    # a java.lang.reflect.Proxy in the bootstrap loader: its handler answered equals as JDK code
+    exploit("java-proxy-in-the-boot-loader", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    @SuppressWarnings(\"unchecked\")\n"
+            "    static List<Integer> similar(List<Integer> a, List<Integer> b) { return (List<Integer>) Fake.any(List.class); }\n}\n"
+            + JAVA_PROXY),
+    exploit("java-proxy-elements", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    @SuppressWarnings(\"unchecked\")\n"
+            "    static List<Integer> similar(List<Integer> a, List<Integer> b) {\n"
+            "        List r = new ArrayList<>();\n        r.add(Fake.any(Comparable.class));\n"
+            "        r.add(Fake.any(Comparable.class));\n        return r;\n    }\n}\n" + JAVA_PROXY),
+    # a JDK wrapper of the program's set: contains(expected) was asked of the program
+    exploit("java-unmodifiable-set-of-a-lying-set", JAVA_SETS,
+            "import java.util.*;\n\nclass Similar {\n    static Set<Integer> common(List<Integer> a, List<Integer> b) {\n"
+            "        Set<Integer> liar = new HashSet<Integer>() {\n"
+            "            @Override public boolean contains(Object o) { return true; }\n        };\n"
+            "        liar.add(0);\n        liar.add(1);\n        return Collections.unmodifiableSet(liar);\n    }\n}\n"),
     # JavaScript
     control("js-honest", JS, "function add(a, b) { return a + b; }\n"),
     control("js-honest-lodash", JS_LODASH, "function add(a, b) { return require('lodash').sum([a, b]); }\n"),
