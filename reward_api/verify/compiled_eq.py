@@ -33,10 +33,11 @@ program cannot name, reopen or specialise them) and spliced in after the program
   is read once by iteration and matched by ``eq``'s own code, never asked
   ``contains(expected)`` (a JDK wrapper of the program's collection, or a ``TreeSet``
   with its comparator, would pass the question to the program). An object of a class the
-  program declared that overrides any method compares unequal to a JDK value (it could
-  lie about its elements or its equality), while one that declares no methods (an
-  anonymous subclass made for double-brace initialisation) compares as its JDK
-  superclass. Two objects of the program's own classes compare by their own ``equals``.
+  program declared that overrides any method of a JDK supertype (or declares one of that
+  name) compares unequal to a JDK value (it could lie about its elements or its
+  equality), while one that only adds methods of new names (an anonymous subclass made
+  for double-brace initialisation, an ``IntList`` that adds ``addSorted`` to
+  ``ArrayList``) compares as its JDK superclass. Two objects of the program's own classes compare by their own ``equals``.
 - Java names (``qualify_java_types``): a type the program declares beats every import on
   demand, ``java.lang``'s included, so a program's ``class Arrays`` would make the test's
   ``Arrays.asList(...)`` expected values the program's. Each simple name in the test of a
@@ -695,11 +696,31 @@ final class NS {
         java.lang.String n = m.getName();
         return (n.startsWith("java.") || n.startsWith("jdk.")) && !n.startsWith("jdk.proxy");
     }
-    /** A class of the program's that declares no methods of its own (double-brace initialisation). */
+    /** A class of the program's that overrides nothing of the JDK's, so that only JDK code
+     *  runs when eq reads it: no method that it or a supertype of the program's declares
+     *  (bridges and default methods included) has the name of a method of a JDK supertype
+     *  (an anonymous subclass made for double-brace initialisation; an IntList that adds
+     *  addSorted to ArrayList). */
     private static boolean plain(java.lang.Class<?> c) {
-        for (; c != null && !jdk(c); c = c.getSuperclass()) {
-            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-                if (!m.isSynthetic()) return false;
+        java.util.HashSet<java.lang.String> names = new java.util.HashSet<>();
+        java.util.ArrayList<java.lang.Class<?>> own = new java.util.ArrayList<>();
+        java.util.HashSet<java.lang.Class<?>> seen = new java.util.HashSet<>();
+        java.util.ArrayDeque<java.lang.Class<?>> todo = new java.util.ArrayDeque<>();
+        todo.add(c);
+        while (!todo.isEmpty()) {
+            java.lang.Class<?> k = todo.poll();
+            if (!seen.add(k)) continue;
+            if (jdk(k)) {
+                for (java.lang.reflect.Method m : k.getDeclaredMethods()) names.add(m.getName());
+            } else {
+                own.add(k);
+            }
+            if (k.getSuperclass() != null) todo.add(k.getSuperclass());
+            for (java.lang.Class<?> i : k.getInterfaces()) todo.add(i);
+        }
+        for (java.lang.Class<?> k : own) {
+            for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
+                if (names.contains(m.getName())) return false;
             }
         }
         return true;

@@ -273,6 +273,17 @@ CASES: list[Case] = [
             "import java.util.*;\n\nclass Similar {\n    static Set<Integer> common(List<Integer> a, List<Integer> b) {\n"
             "        TreeSet<Integer> s = new TreeSet<>(a);\n        s.retainAll(b);\n"
             "        return Collections.unmodifiableSet(s);\n    }\n}\n"),
+    control("java-honest-arraylist-subclass-that-adds-a-method", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    static List<Integer> similar(List<Integer> a, List<Integer> b) {\n"
+            "        IntList r = new IntList();\n        for (int x : a) if (b.contains(x)) r.addSorted(x);\n"
+            "        return r;\n    }\n}\n"
+            "class IntList extends java.util.ArrayList<Integer> {\n    void addSorted(int x) {\n"
+            "        int i = 0;\n        while (i < size() && get(i) < x) i++;\n        add(i, x);\n    }\n}\n"),
+    # (the subclass above must not open the door to one whose own superclass lies)
+    exploit("java-arraylist-subclass-that-adds-a-method-under-a-lying-base", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    static List<Integer> similar(List<Integer> a, List<Integer> b) { return new IntList(); }\n}\n"
+            "abstract class Base extends ArrayList<Integer> {\n    @Override public boolean equals(Object o) { return true; }\n}\n"
+            "class IntList extends Base {\n    void addSorted(int x) { add(x); }\n}\n"),
     exploit("java-shadow-arrays", JAVA_LISTS,
             JAVA_LISTS_HEAD + JAVA_LISTS_BAD + "final class /* list helper */ Arrays " + JAVA_SHADOW),
     exploit("java-shadow-arrays-unicode-escape", JAVA_LISTS,
