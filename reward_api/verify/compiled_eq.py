@@ -25,13 +25,28 @@ program cannot name, reopen or specialise them) and spliced in after the program
   lookup) provide it, so the program's type keeps its own operator and a standard type
   keeps the standard's.
 - Java: every ``x.equals(y)`` and ``Objects.equals(x, y)`` of the test becomes
-  ``NS.eq(x, y)``. ``eq`` compares JDK values (classes of the boot or platform loader,
-  which a program cannot subclass from inside ``java.*``) as ``equals`` would, with lists,
-  sets and maps taken apart element by element; an object of a class the program
-  declared that overrides any method compares unequal to a JDK value (it could lie about
-  its elements or its equality), while one that declares no methods (an anonymous
-  subclass made for double-brace initialisation) compares as its JDK superclass. Two
-  objects of the program's own classes compare by their own ``equals``.
+  ``NS.eq(x, y)``. ``eq`` compares JDK values (classes of the boot or platform loader in
+  a named ``java.*`` or ``jdk.*`` module of the boot layer, which a program cannot add
+  to; never a proxy class, which ``Proxy.newProxyInstance(null, ...)`` puts in the boot
+  loader with the program's handler, nor a hidden class) as ``equals`` would, with lists,
+  sets, maps, ``Optional`` and map entries taken apart element by element: a set or map
+  is read once by iteration and matched by ``eq``'s own code, never asked
+  ``contains(expected)`` (a JDK wrapper of the program's collection, or a ``TreeSet``
+  with its comparator, would pass the question to the program). An object of a class the
+  program declared that overrides any method of a JDK supertype (or declares one of that
+  name) compares unequal to a JDK value (it could lie about its elements or its
+  equality), while one that only adds methods of new names (an anonymous subclass made
+  for double-brace initialisation, an ``IntList`` that adds ``addSorted`` to
+  ``ArrayList``) compares as its JDK superclass. Two objects of the program's own classes compare by their own ``equals``.
+- Java names (``qualify_java_types``): a type the program declares beats every import on
+  demand, ``java.lang``'s included, so a program's ``class Arrays`` would make the test's
+  ``Arrays.asList(...)`` expected values the program's. Each simple name in the test of a
+  JDK type its imports make visible (``jdk_types.txt``) that the program also declares
+  (however spelled: ``\\u0041rrays``, a comment after ``class``, a character javac
+  ignores) becomes the type's canonical name, unless the test takes it from the program
+  (the problem's ``entry_points``). A program that declares a type named ``java`` (which
+  would hide the ``java`` package from the test and from the trusted code) is refused
+  (``compile_error``). The trusted code names every type by its canonical name.
 
 The rewrite keeps the test's meaning for every honest comparison (``eq`` agrees with the
 operators of the standard library on their types), which the agreement tests on MBXP's
@@ -43,7 +58,11 @@ listed above whose ``operator==`` the program injected into ``std``.
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
+from collections.abc import Iterable
+from pathlib import Path
 
 # ------------------------------------------------------------------ tokens
 _CPP_TOKEN = re.compile(
@@ -392,12 +411,12 @@ template <class A, class B> constexpr bool eq(const A &a, const B &b) {
 _JAVA_TOKEN = re.compile(
     r"""
     (?P<ws>\s+)
-  | (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<comment>//[^\r\n]*|/\*.*?\*/)
   | (?P<text>\"\"\"(?:\\.|[^\\])*?\"\"\")
-  | (?P<str>"(?:\\.|[^"\\\n])*")
-  | (?P<chr>'(?:\\.|[^'\\\n])*')
+  | (?P<str>"(?:\\.|[^"\\\r\n])*")
+  | (?P<chr>'(?:\\.|[^'\\\r\n])*')
   | (?P<num>\.?\d[\w.]*)
-  | (?P<id>[A-Za-z_$][\w$]*)
+  | (?P<id>(?:[^\W\d]|\$)[\w$]*)
   | (?P<punct>::|->|\+\+|--|&&|\|\||[-+*/%&|^!=<>]=|<<|.)
     """,
     re.S | re.X,
@@ -509,6 +528,151 @@ def _java_receiver(toks: list[_Tok], i: int) -> int | None:
 _JAVA_STOP = {"return", "throw", "new", "case", "else", "instanceof", "assert", "if", "while"}
 
 
+def _java_tokens(code: str) -> list[_Tok]:
+    """The Java tokens of ``code`` outside comments (literals as ``lit``)."""
+    toks: list[_Tok] = []
+    for m in _JAVA_TOKEN.finditer(code):
+        kind = m.lastgroup or "punct"
+        if kind not in ("ws", "comment"):
+            toks.append(_Tok("lit" if kind in ("text", "str", "chr", "num") else kind,
+                             m.group(0), m.start(), m.end()))  # fmt: skip
+    return toks
+
+
+_UNICODE_ESCAPE = re.compile(r"(\\+)u+([0-9a-fA-F]{4})")
+_DECLARES = {"class", "interface", "enum", "record"}
+_DECLARED_RAW = re.compile(
+    r"\b(?:class|interface|enum|record)(?:\s|/\*.*?\*/|//[^\r\n]*)+((?:[^\W\d]|\$)[\w$]*)", re.S
+)
+
+
+def java_source_text(code: str) -> str:
+    """``code`` as javac reads it: ``\\uXXXX`` escapes decoded (a backslash starts one when
+    an even number of backslashes precede it, JLS 3.3) and the characters an identifier
+    ignores (``Character.isIdentifierIgnorable``: controls and format characters such as
+    U+200B) removed, so ``class \\u0041rrays`` and ``class Arr\\u200bays`` both read
+    ``class Arrays``."""
+
+    def decode(m: re.Match[str]) -> str:
+        slashes = m.group(1)
+        if len(slashes) % 2 == 0:
+            return m.group(0)
+        return slashes[:-1] + chr(int(m.group(2), 16))
+
+    text = _UNICODE_ESCAPE.sub(decode, code)
+    return "".join(c for c in text if not _ignorable(c))
+
+
+def _ignorable(c: str) -> bool:
+    o = ord(c)
+    return o <= 8 or 0x0E <= o <= 0x1B or 0x7F <= o <= 0x9F or unicodedata.category(c) == "Cf"
+
+
+def java_declared_types(program: str) -> set[str]:
+    """The names of the types the program declares (top-level or nested): the identifier
+    after ``class``, ``interface``, ``enum``, ``record`` or ``@interface``, read from its
+    tokens and, so that no tokenizer slip hides one, from its text with comments and
+    literals included (a name too many only qualifies a JDK name the test already meant)."""
+    text = java_source_text(program)
+    toks = _java_tokens(text)
+    names = {
+        toks[i + 1].text
+        for i, t in enumerate(toks[:-1])
+        if t.text in _DECLARES and toks[i + 1].kind == "id"
+    }
+    return names | set(_DECLARED_RAW.findall(text))
+
+
+def java_refused(program: str) -> str | None:
+    """Why no test of this program can be built: a type named ``java`` obscures the
+    ``java`` package for the whole compilation unit (JLS 6.4.2: a type is chosen before a
+    package), so ``java.util.List`` in the test and in the trusted comparator would be the
+    program's nested classes."""
+    toks = _java_tokens(java_source_text(program))
+    for i, t in enumerate(toks[:-1]):
+        if t.text in _DECLARES and toks[i + 1].text == "java":
+            return (
+                "the program declares a type named `java`, which hides the java package "
+                "from the test and the harness"
+            )
+    return None
+
+
+@functools.cache
+def jdk_types() -> dict[str, frozenset[str]]:
+    """The JDK's public types by package or enclosing type (``jdk_types.txt``)."""
+    out: dict[str, frozenset[str]] = {}
+    text = (Path(__file__).parent / "jdk_types.txt").read_text()
+    for line in text.splitlines():
+        if line and not line.startswith("#"):
+            owner, *names = line.split()
+            out[owner] = frozenset(names)
+    return out
+
+
+def _java_visible(code: str) -> dict[str, str]:
+    """The JDK types ``code``'s imports (and java.lang's implicit one) make visible by
+    simple name, each with its canonical name: a single-type import first, then
+    ``java.lang``, then the imports on demand in their order."""
+    types = jdk_types()
+    single: dict[str, str] = {}
+    demand: list[str] = ["java.lang"]
+    toks = _java_tokens(code)
+    for i, t in enumerate(toks):
+        if t.text != "import" or t.kind != "id" or (i > 0 and toks[i - 1].text == "."):
+            continue
+        j = i + 1
+        if j < len(toks) and toks[j].text == "static":
+            j += 1
+        parts: list[str] = []
+        while j < len(toks) and toks[j].kind == "id":
+            parts.append(toks[j].text)
+            if j + 1 < len(toks) and toks[j + 1].text == ".":
+                j += 2
+                continue
+            j += 1
+            break
+        if not parts:
+            continue
+        if j < len(toks) and toks[j].text == "*":
+            demand.append(".".join(parts))
+        elif len(parts) > 1 and parts[-1] in types.get(".".join(parts[:-1]), ()):
+            single.setdefault(parts[-1], ".".join(parts))
+    visible: dict[str, str] = {}
+    for owner in demand:
+        for name in types.get(owner, ()):
+            visible.setdefault(name, f"{owner}.{name}")
+    return visible | single
+
+
+def qualify_java_types(test: str, program: str, entry: Iterable[str] = ()) -> str:
+    """``test`` with each simple name of a JDK type that the program also declares (and
+    that would therefore denote the program's type: a type of the compilation unit beats
+    every import on demand, java.lang's included) written as the JDK type's canonical
+    name, so ``Arrays.asList(...)`` stays ``java.util.Arrays.asList(...)`` whatever the
+    program declares. Names the test takes from the program (``entry``, the problem's
+    ``entry_points``) and types the test declares itself stay as written."""
+    declared = java_declared_types(program) - set(entry)
+    if not declared:
+        return test
+    visible = _java_visible(java_source_text(program) + "\n" + test)
+    toks = _java_tokens(test)
+    own = {toks[i + 1].text for i, t in enumerate(toks[:-1]) if t.text in _DECLARES}
+    edits: list[tuple[int, int, str]] = []
+    for i, t in enumerate(toks):
+        if t.kind != "id" or t.text not in declared or t.text in own or t.text not in visible:
+            continue
+        before = toks[i - 1].text if i > 0 else ""
+        after = toks[i + 1].text if i + 1 < len(toks) else ""
+        if before in (".", "::") or (after == "(" and before not in ("new", "@")):
+            continue  # a member's name, or a method of that name called
+        edits.append((t.start, t.end, visible[t.text]))
+    out = test
+    for start, end, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[end:]
+    return out
+
+
 def java_eq(cls: str) -> str:
     """The trusted ``cls.eq`` (a package-private class in ``Main.java``)."""
     return _JAVA_EQ.replace("NS", cls)
@@ -517,20 +681,101 @@ def java_eq(cls: str) -> str:
 _JAVA_EQ = r"""
 final class NS {
     private NS() {}
-    private static boolean jdk(Class<?> c) {
-        ClassLoader l = c.getClassLoader();
-        return l == null || l == ClassLoader.getPlatformClassLoader();
+    /** A class of the JDK itself: defined by the boot or platform loader in a named java.* or
+     *  jdk.* module of the boot layer, and neither a proxy class (Proxy.newProxyInstance(null,
+     *  ...) defines one in the boot loader, in a dynamic module jdk.proxyN, with the program's
+     *  handler answering equals) nor a hidden class. */
+    private static boolean jdk(java.lang.Class<?> c) {
+        while (c.isArray()) c = c.getComponentType();
+        if (c.isPrimitive()) return true;
+        if (java.lang.reflect.Proxy.isProxyClass(c) || c.isHidden()) return false;
+        java.lang.ClassLoader l = c.getClassLoader();
+        if (l != null && l != java.lang.ClassLoader.getPlatformClassLoader()) return false;
+        java.lang.Module m = c.getModule();
+        if (!m.isNamed() || m.getLayer() != java.lang.ModuleLayer.boot()) return false;
+        java.lang.String n = m.getName();
+        return (n.startsWith("java.") || n.startsWith("jdk.")) && !n.startsWith("jdk.proxy");
     }
-    /** A class of the program's that declares no methods of its own (double-brace initialisation). */
-    private static boolean plain(Class<?> c) {
-        for (; c != null && !jdk(c); c = c.getSuperclass()) {
-            for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-                if (!m.isSynthetic()) return false;
+    /** A class of the program's that overrides nothing of the JDK's, so that only JDK code
+     *  runs when eq reads it: no method that it or a supertype of the program's declares
+     *  (bridges and default methods included) has the name of a method of a JDK supertype
+     *  (an anonymous subclass made for double-brace initialisation; an IntList that adds
+     *  addSorted to ArrayList). */
+    private static boolean plain(java.lang.Class<?> c) {
+        java.util.HashSet<java.lang.String> names = new java.util.HashSet<>();
+        java.util.ArrayList<java.lang.Class<?>> own = new java.util.ArrayList<>();
+        java.util.HashSet<java.lang.Class<?>> seen = new java.util.HashSet<>();
+        java.util.ArrayDeque<java.lang.Class<?>> todo = new java.util.ArrayDeque<>();
+        todo.add(c);
+        while (!todo.isEmpty()) {
+            java.lang.Class<?> k = todo.poll();
+            if (!seen.add(k)) continue;
+            if (jdk(k)) {
+                for (java.lang.reflect.Method m : k.getDeclaredMethods()) names.add(m.getName());
+            } else {
+                own.add(k);
+            }
+            if (k.getSuperclass() != null) todo.add(k.getSuperclass());
+            for (java.lang.Class<?> i : k.getInterfaces()) todo.add(i);
+        }
+        for (java.lang.Class<?> k : own) {
+            for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
+                if (names.contains(m.getName())) return false;
             }
         }
         return true;
     }
-    static boolean eq(Object a, Object b) {
+    /** A JDK value whose equals and hashCode read only its own state. */
+    private static boolean flat(java.lang.Object o) {
+        java.lang.Class<?> c = o.getClass();
+        return c == java.lang.String.class || c == java.lang.Integer.class || c == java.lang.Long.class
+            || c == java.lang.Short.class || c == java.lang.Byte.class || c == java.lang.Character.class
+            || c == java.lang.Boolean.class || c == java.lang.Double.class || c == java.lang.Float.class
+            || c == java.math.BigInteger.class || c == java.math.BigDecimal.class || (c.isEnum() && jdk(c));
+    }
+    /** The elements, read once by iteration: a JDK wrapper of the program's collection, or a
+     *  TreeSet with the program's comparator, is never asked contains(expected). */
+    private static java.util.ArrayList<java.lang.Object> items(java.lang.Iterable<?> x) {
+        java.util.ArrayList<java.lang.Object> out = new java.util.ArrayList<>();
+        for (java.lang.Object o : x) out.add(o);
+        return out;
+    }
+    private static java.util.ArrayList<java.lang.Object> entries(java.util.Map<?, ?> x) {
+        java.util.ArrayList<java.lang.Object> out = new java.util.ArrayList<>();
+        for (java.util.Map.Entry<?, ?> e : x.entrySet()) {
+            out.add(new java.lang.Object[] {e.getKey(), e.getValue()});
+        }
+        return out;
+    }
+    private static java.lang.Object key(java.lang.Object o, boolean pairs) {
+        return pairs ? ((java.lang.Object[]) o)[0] : o;
+    }
+    /** Every item of xs has an equal in ys (pairs: map entries, equal key and value). */
+    private static boolean within(java.util.List<java.lang.Object> xs, java.util.List<java.lang.Object> ys, boolean pairs) {
+        java.util.HashMap<java.lang.Object, java.lang.Object> byKey = new java.util.HashMap<>();
+        java.util.ArrayList<java.lang.Object> rest = new java.util.ArrayList<>();
+        for (java.lang.Object v : ys) {
+            java.lang.Object k = key(v, pairs);
+            if (k != null && flat(k) && !byKey.containsKey(k)) byKey.put(k, v);
+            else rest.add(v);
+        }
+        for (java.lang.Object u : xs) {
+            java.lang.Object k = key(u, pairs);
+            java.lang.Object v = k != null && flat(k) ? byKey.get(k) : null;
+            if (v != null && (!pairs || eq(((java.lang.Object[]) u)[1], ((java.lang.Object[]) v)[1]))) continue;
+            boolean found = false;
+            for (java.lang.Object w : rest) {
+                if (eq(k, key(w, pairs))
+                        && (!pairs || eq(((java.lang.Object[]) u)[1], ((java.lang.Object[]) w)[1]))) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return false;
+        }
+        return true;
+    }
+    static boolean eq(java.lang.Object a, java.lang.Object b) {
         if (a == b) return true;
         if (a == null || b == null) return false;
         boolean ja = jdk(a.getClass()), jb = jdk(b.getClass());
@@ -547,32 +792,23 @@ final class NS {
         }
         if (a instanceof java.util.Set || b instanceof java.util.Set) {
             if (!(a instanceof java.util.Set) || !(b instanceof java.util.Set)) return false;
-            java.util.Set<?> x = (java.util.Set<?>) a, y = (java.util.Set<?>) b;
-            if (x.size() != y.size()) return false;
-            for (Object u : x) {
-                if (u == null || !jdk(u.getClass()) || u instanceof java.util.Collection
-                        || u instanceof java.util.Map) {
-                    boolean found = false;
-                    for (Object v : y) {
-                        if (eq(u, v)) { found = true; break; }
-                    }
-                    if (!found) return false;
-                } else if (!y.contains(u)) {
-                    return false;
-                }
-            }
-            return true;
+            java.util.ArrayList<java.lang.Object> x = items((java.util.Set<?>) a), y = items((java.util.Set<?>) b);
+            return x.size() == y.size() && within(x, y, false) && within(y, x, false);
         }
         if (a instanceof java.util.Map || b instanceof java.util.Map) {
             if (!(a instanceof java.util.Map) || !(b instanceof java.util.Map)) return false;
-            java.util.Map<?, ?> x = (java.util.Map<?, ?>) a, y = (java.util.Map<?, ?>) b;
-            if (x.size() != y.size()) return false;
-            for (java.util.Map.Entry<?, ?> e : x.entrySet()) {
-                Object k = e.getKey();
-                if (k != null && !jdk(k.getClass())) return false;
-                if (!y.containsKey(k) || !eq(e.getValue(), y.get(k))) return false;
-            }
-            return true;
+            java.util.ArrayList<java.lang.Object> x = entries((java.util.Map<?, ?>) a), y = entries((java.util.Map<?, ?>) b);
+            return x.size() == y.size() && within(x, y, true) && within(y, x, true);
+        }
+        if (a instanceof java.util.Optional || b instanceof java.util.Optional) {
+            if (!(a instanceof java.util.Optional) || !(b instanceof java.util.Optional)) return false;
+            java.util.Optional<?> x = (java.util.Optional<?>) a, y = (java.util.Optional<?>) b;
+            return x.isPresent() == y.isPresent() && (!x.isPresent() || eq(x.get(), y.get()));
+        }
+        if (a instanceof java.util.Map.Entry || b instanceof java.util.Map.Entry) {
+            if (!(a instanceof java.util.Map.Entry) || !(b instanceof java.util.Map.Entry)) return false;
+            java.util.Map.Entry<?, ?> x = (java.util.Map.Entry<?, ?>) a, y = (java.util.Map.Entry<?, ?>) b;
+            return eq(x.getKey(), y.getKey()) && eq(x.getValue(), y.getValue());
         }
         return ja ? a.equals(b) : b.equals(a);
     }

@@ -81,7 +81,9 @@ Trust, per test type:
   ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
   compares the standard library's types itself, so a global or ``std``-injected
   ``operator==`` of the program, a returned type whose ``operator==`` accepts anything, or
-  a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing; Rust: a
+  a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing (and in
+  Java, a type of the program named like a JDK type the test uses, ``class Arrays``,
+  never stands for the JDK's in the test: those names are written out in full); Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
   cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
@@ -143,6 +145,7 @@ import os
 import platform
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from signal import SIGABRT
@@ -361,8 +364,9 @@ class _Secret:
         return ", ".join(map(str, self.a)), ", ".join(map(str, self.b))
 
 
-def assert_unit(language: str, program: str, test: str) -> Unit:
-    """The program, then the test code, with the harness of this module's docstring."""
+def assert_unit(language: str, program: str, test: str, entry: Iterable[str] = ()) -> Unit:
+    """The program, then the test code, with the harness of this module's docstring
+    (``entry``: the problem's ``entry_points``, the names the test takes from the program)."""
     secret = _Secret.draw()
     nonce, tag = secret.nonce, secret.tag
     if language in ("c", "cpp"):
@@ -375,7 +379,11 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
         files = {RECIPES[language].source: _c_unit(program, test, cpp, tag), **wrap}
         return Unit(language, files, RECIPES[language].run, nonce)
     if language == "java":
+        refused = compiled_eq.java_refused(program)
+        if refused is not None:
+            return Unit("java", {}, (), refused=refused)
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
+        test = compiled_eq.qualify_java_types(test, program, entry)
         test = compiled_eq.rewrite_java_equals(test, eq)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
@@ -527,7 +535,7 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
         elif isinstance(test, AssertTest):
             code = test.code if not problem.setup_code else f"{problem.setup_code}\n{test.code}"
             which.append(len(units))
-            units.append(assert_unit(problem.language, program, code))
+            units.append(assert_unit(problem.language, program, code, problem.entry_points or ()))
         else:
             entry = (test.class_name, test.fn_name, len(test.args))  # arity: among overloads
             if entry not in entries:
@@ -640,7 +648,7 @@ def _java_harness(name: str) -> str:
     after it). Neither its class file nor any field holds the nonce."""
     return (
         f"class {name} {{\n"
-        "    public static void main(String[] args) throws Throwable {\n"
+        "    public static void main(java.lang.String[] args) throws java.lang.Throwable {\n"
         "        byte[] out = new byte[32];\n"
         "        int got = 0;\n"
         '        try (java.io.FileInputStream r = new java.io.FileInputStream("/proc/self/fd/4")) {\n'

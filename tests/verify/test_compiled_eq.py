@@ -12,6 +12,11 @@ from __future__ import annotations
 import pytest
 
 from reward_api.verify.compiled_eq import (
+    java_declared_types,
+    java_refused,
+    java_source_text,
+    jdk_types,
+    qualify_java_types,
     rewrite_cpp_equalities,
     rewrite_java_equals,
     rust_own_return_type,
@@ -84,6 +89,125 @@ def test_java_equals_become_calls_of_the_trusted_eq(code: str, want: str) -> Non
 )
 def test_java_calls_that_are_not_equals_of_one_argument_stay(code: str) -> None:
     assert rewrite_java_equals(code, "NS") == code
+
+
+JAVA_HEAD = "import java.util.*;\nimport java.math.*;\n"
+JAVA_TEST = (
+    "class Main {\n    public static void main(String[] args) throws Exception {\n"
+    "        List<Integer> v = Arrays.asList(4, 5); // Arrays.asList\n"
+    '        if (!S.f(Arrays.asList(1)).equals(v)) throw new java.lang.Exception("Arrays");\n'
+    "    }\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "declaration",
+    [
+        "class Arrays {}",
+        "final class /* a helper */ Arrays {}",
+        "final class // a helper\nArrays {}",
+        "class \\u0041rrays {}",  # a Unicode escape, decoded before javac reads tokens
+        "class \\uuu0041rrays {}",
+        "class Arr\\u200bays {}",  # U+200B is ignorable in an identifier: javac reads Arrays
+        "class Arr\u200bays {}",
+        "interface Arrays {}",
+        "enum Arrays { A }",
+        "record Arrays(int x) {}",
+        "@interface Arrays {}",
+        "class S { static class Arrays {} }",
+    ],
+)
+def test_java_declared_types_are_found_however_they_are_spelled(declaration: str) -> None:
+    assert "Arrays" in java_declared_types(JAVA_HEAD + declaration)
+
+
+def test_java_an_escaped_backslash_starts_no_unicode_escape() -> None:
+    assert java_source_text('"\\\\u0041" \\\\\\u0041') == '"\\\\u0041" \\\\A'
+
+
+def test_java_test_names_of_a_shadowing_program_become_the_jdk_types() -> None:
+    program = (
+        JAVA_HEAD
+        + "class S {}\nfinal class Arrays { static <T> List<T> asList(T... a) { return null; } }\n"
+    )
+    out = qualify_java_types(JAVA_TEST, program)
+    assert "List<Integer> v = java.util.Arrays.asList(4, 5); // Arrays.asList" in out
+    assert "S.f(java.util.Arrays.asList(1))" in out
+    assert 'new java.lang.Exception("Arrays")' in out  # a literal and a qualified name stay
+
+
+def test_java_lang_and_imported_types_are_qualified_with_their_package() -> None:
+    program = JAVA_HEAD + "class String {}\nclass BigInteger {}\nclass List {}\n"
+    test = "class Main { static String f(List<BigInteger> x) { return null; } }"
+    assert qualify_java_types(test, program) == (
+        "class Main { static java.lang.String f(java.util.List<java.math.BigInteger> x) "
+        "{ return null; } }"
+    )
+
+
+def test_java_single_type_and_member_type_imports_are_followed() -> None:
+    program = "import java.util.Map.*;\nimport java.awt.List;\nclass Entry {}\nclass List {}\n"
+    test = "Entry e = null; List l = null;"
+    assert (
+        qualify_java_types(test, program) == "java.util.Map.Entry e = null; java.awt.List l = null;"
+    )
+
+
+@pytest.mark.parametrize(
+    ("program", "test"),
+    [
+        # the test's entry point, named like a JDK type: the test takes it from the program
+        (JAVA_HEAD + "class Stack { int top() { return 0; } }", "new Stack().top();"),
+        # a JDK name the program declares but no import makes visible
+        ("class Node {}\nclass Pair {}", "Node n; Pair p;"),
+        # a name the program does not declare
+        (JAVA_HEAD + "class S {}", "List<Integer> x = Arrays.asList(1);"),
+        # a member, a method of that name, the test's own class of that name
+        (JAVA_HEAD + "class Arrays {} class Stack {}", "x.Arrays(); y::Arrays; Arrays(1);"),
+        (JAVA_HEAD + "class Stack {}", "class Stack {} Stack s = new Stack();"),
+    ],
+)
+def test_java_names_the_test_takes_from_the_program_or_declares_stay(
+    program: str, test: str
+) -> None:
+    assert qualify_java_types(test, program, entry=["Stack"]) == test
+
+
+def test_java_annotations_and_constructors_are_qualified() -> None:
+    program = JAVA_HEAD + "@interface Override {}\nclass ArrayList {}\n"
+    test = "@Override public String toString() { return new ArrayList<Integer>().toString(); }"
+    assert qualify_java_types(test, program) == (
+        "@java.lang.Override public String toString() "
+        "{ return new java.util.ArrayList<Integer>().toString(); }"
+    )
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "class java { static class util { static class List {} } }",
+        "class \\u006aava {}",
+        "interface java {}",
+    ],
+)
+def test_java_a_type_named_java_is_refused(program: str) -> None:
+    assert java_refused(program) is not None
+
+
+@pytest.mark.parametrize(
+    "program", ["class S { int java = 1; }", "// a class java would be refused\nclass S {}"]
+)
+def test_java_other_uses_of_the_word_java_are_not_refused(program: str) -> None:
+    assert java_refused(program) is None
+
+
+def test_jdk_types_list_the_packages_tests_import() -> None:
+    types = jdk_types()
+    assert {"Arrays", "List", "HashMap", "Map"} <= types["java.util"]
+    assert {"String", "Integer", "Math", "Override"} <= types["java.lang"]
+    assert {"Collectors", "Stream"} <= types["java.util.stream"]
+    assert {"BigInteger", "BigDecimal"} <= types["java.math"]
+    assert types["java.util.Map"] == {"Entry"}
 
 
 TEST = "assert_eq!(add(1, 2), 3);"

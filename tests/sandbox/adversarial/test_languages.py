@@ -19,6 +19,15 @@ test's process. Each exploit below is a wrong ``add`` that tries to be paid anyw
   flags set from ``init`` so that no test runs;
 - a forged report: the program writes a guess of the pass report on fd 3 itself, or the
   nonce read from a file name of its working folder (Java's harness class once carried it).
+- Java's names: a type of the program named like a JDK type the test uses unqualified
+  (``class Arrays`` whose ``asList`` makes the expected values empty, spelled plainly,
+  after a comment, as ``\\u0041rrays``, with a U+200B javac ignores, or after a line
+  comment ended by a lone carriage return), which beats ``import java.util.*``; a type
+  named ``java``, which hides the java package (refused as ``compile_error``).
+- Java's comparator: a ``java.lang.reflect.Proxy`` made in the bootstrap loader (its
+  handler answered ``equals`` as if it were JDK code), as the result or as its elements;
+  ``Collections.unmodifiableSet`` of a set whose ``contains`` says yes (the comparator
+  asked the wrapper ``contains(expected)``).
 
 Every exploit must earn a failing verdict and reward 0; every control (honest programs,
 including ones with their own macros, classes, static blocks, init functions and
@@ -52,6 +61,54 @@ JAVA = _problem(
     "public class Main {\n    public static void main(String[] args) throws Exception {\n"
     '        if (Add.add(2, 3) != 5) throw new Exception("test 0");\n'
     "        assert Add.add(-1, 1) == 0;\n    }\n}\n",
+)
+# MBXP's shape: expected values built with Arrays.asList, compared by the test's equals
+JAVA_LISTS = _problem(
+    "java",
+    "class Main {\n    public static boolean compare(Object obj1, Object obj2) {\n"
+    "        return obj1 == null ? obj2 == null : obj1.equals(obj2);\n    }\n"
+    "    public static void main(String[] args) throws Exception {\n"
+    "        List<Integer> x0 = Similar.similar(Arrays.asList(3, 4, 5, 6), Arrays.asList(5, 7, 4, 10));\n"
+    "        List<Integer> v0 = Arrays.asList(4, 5);\n"
+    '        if (!(compare(x0, v0))) throw new java.lang.Exception("test 0");\n'
+    "    }\n}\n",
+)
+JAVA_SETS = _problem(
+    "java",
+    "public class Main {\n    public static void main(String[] args) {\n"
+    "        Set<Integer> want = new HashSet<>(Arrays.asList(4, 5));\n"
+    "        if (!want.equals(Similar.common(Arrays.asList(3, 4, 5, 6), Arrays.asList(5, 7, 4, 10)))) {\n"
+    "            throw new AssertionError();\n        }\n    }\n}\n",
+)
+JAVA_STACK = {
+    **_problem(
+        "java",
+        "public class Main {\n    public static void main(String[] args) {\n"
+        "        Stack s = new Stack();\n        s.push(3);\n"
+        "        if (s.top() != 3) throw new AssertionError();\n    }\n}\n",
+    ),
+    "entry_points": ["Stack"],
+}
+JAVA_LISTS_HEAD = "import java.util.*;\n\n"
+JAVA_LISTS_OK = (
+    "class Similar {\n    static List<Integer> similar(List<Integer> a, List<Integer> b) {\n"
+    "        List<Integer> r = new ArrayList<>();\n"
+    "        for (int x : new TreeSet<>(a)) if (b.contains(x)) r.add(x);\n        return r;\n    }\n}\n"
+)
+JAVA_LISTS_BAD = "class Similar {\n    static List<Integer> similar(List<Integer> a, List<Integer> b) { return new ArrayList<>(); }\n}\n"
+JAVA_SHADOW = (
+    "{\n    @SafeVarargs\n    static <T> List<T> asList(T... a) { return new ArrayList<>(); }\n}\n"
+)
+JAVA_PROXY = (
+    "class Fake {\n    static Object any(Class<?> iface) {\n"
+    "        return java.lang.reflect.Proxy.newProxyInstance(null, new Class<?>[] {iface}, (p, m, a) -> {\n"
+    "            switch (m.getName()) {\n"
+    '                case "equals": return Boolean.TRUE;\n                case "hashCode": return 0;\n'
+    '                case "toString": return "[]";\n                case "iterator": return new It();\n'
+    "                default: return null;\n            }\n        });\n    }\n}\n"
+    "class It implements Iterator<Object> {\n    private boolean asked;\n"
+    "    public boolean hasNext() { boolean r = !asked; asked = true; return r; }\n"
+    "    public Object next() { asked = false; return Fake.any(Comparable.class); }\n}\n"
 )
 JS_TEST = (
     "const assert = require('assert');\n"
@@ -282,6 +339,63 @@ CASES: list[Case] = [
             "        } catch (Exception e) {}\n    }\n    static int add(int a, int b) { return 0; }\n}\n"),
     exploit("java-assert-only-wrong", JAVA,
             "class Add {\n    static int add(int a, int b) { return a == 2 ? 5 : 7; }\n}\n"),
+    # Java: a type of the program named like a JDK type the test uses (it beats every import
+    # on demand and java.lang's), spelled plainly, after a comment, as a Unicode escape, or
+    # with a character javac ignores inside the name
+    control("java-honest-mbxp-lists", JAVA_LISTS, JAVA_LISTS_HEAD + JAVA_LISTS_OK),
+    control("java-honest-own-pair-and-node", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Pair {\n    final int a, b;\n    Pair(int a, int b) { this.a = a; this.b = b; }\n}\n"
+            "class Node {\n    int v;\n    Node next;\n}\n" + JAVA_LISTS_OK.replace(
+                "for (int x", "Node n = new Node();\n        n.v = new Pair(1, 2).a;\n        for (int x")),
+    control("java-honest-own-class-named-like-an-unused-jdk-type", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Stack {\n    final ArrayList<Integer> items = new ArrayList<>();\n}\n"
+            + JAVA_LISTS_OK.replace("List<Integer> r = new ArrayList<>();", "List<Integer> r = new Stack().items;")),
+    control("java-honest-entry-point-named-like-a-jdk-type", JAVA_STACK,
+            "import java.util.*;\n\nclass Stack {\n    private final ArrayList<Integer> xs = new ArrayList<>();\n"
+            "    void push(int x) { xs.add(x); }\n    int top() { return xs.get(xs.size() - 1); }\n}\n"),
+    control("java-honest-unmodifiable-set", JAVA_SETS,
+            "import java.util.*;\n\nclass Similar {\n    static Set<Integer> common(List<Integer> a, List<Integer> b) {\n"
+            "        TreeSet<Integer> s = new TreeSet<>(a);\n        s.retainAll(b);\n"
+            "        return Collections.unmodifiableSet(s);\n    }\n}\n"),
+    control("java-honest-arraylist-subclass-that-adds-a-method", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    static List<Integer> similar(List<Integer> a, List<Integer> b) {\n"
+            "        IntList r = new IntList();\n        for (int x : a) if (b.contains(x)) r.addSorted(x);\n"
+            "        return r;\n    }\n}\n"
+            "class IntList extends java.util.ArrayList<Integer> {\n    void addSorted(int x) {\n"
+            "        int i = 0;\n        while (i < size() && get(i) < x) i++;\n        add(i, x);\n    }\n}\n"),
+    # (the subclass above must not open the door to one whose own superclass lies)
+    exploit("java-arraylist-subclass-that-adds-a-method-under-a-lying-base", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    static List<Integer> similar(List<Integer> a, List<Integer> b) { return new IntList(); }\n}\n"
+            "abstract class Base extends ArrayList<Integer> {\n    @Override public boolean equals(Object o) { return true; }\n}\n"
+            "class IntList extends Base {\n    void addSorted(int x) { add(x); }\n}\n"),
+    exploit("java-shadow-arrays", JAVA_LISTS,
+            JAVA_LISTS_HEAD + JAVA_LISTS_BAD + "final class /* list helper */ Arrays " + JAVA_SHADOW),
+    exploit("java-shadow-arrays-unicode-escape", JAVA_LISTS,
+            JAVA_LISTS_HEAD + JAVA_LISTS_BAD + "final class \\u0041rrays " + JAVA_SHADOW),
+    exploit("java-shadow-arrays-ignorable-character", JAVA_LISTS,
+            JAVA_LISTS_HEAD + JAVA_LISTS_BAD + "final class Arr\u200bays " + JAVA_SHADOW),
+    exploit("java-shadow-arrays-after-a-carriage-return", JAVA_LISTS,
+            JAVA_LISTS_HEAD + JAVA_LISTS_BAD + "// a helper\rfinal class Arrays " + JAVA_SHADOW),
+    exploit("java-type-named-java", JAVA_LISTS,
+            JAVA_LISTS_HEAD + JAVA_LISTS_OK.replace("return r;", "return new ArrayList<>();")
+            + "class java {\n    static class lang {\n        static class Exception extends RuntimeException {\n"
+            "            Exception(String s) { super(s); Runtime.getRuntime().halt(0); }\n        }\n    }\n}\n"),
+    # a java.lang.reflect.Proxy in the bootstrap loader: its handler answered equals as JDK code
+    exploit("java-proxy-in-the-boot-loader", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    @SuppressWarnings(\"unchecked\")\n"
+            "    static List<Integer> similar(List<Integer> a, List<Integer> b) { return (List<Integer>) Fake.any(List.class); }\n}\n"
+            + JAVA_PROXY),
+    exploit("java-proxy-elements", JAVA_LISTS,
+            JAVA_LISTS_HEAD + "class Similar {\n    @SuppressWarnings(\"unchecked\")\n"
+            "    static List<Integer> similar(List<Integer> a, List<Integer> b) {\n"
+            "        List r = new ArrayList<>();\n        r.add(Fake.any(Comparable.class));\n"
+            "        r.add(Fake.any(Comparable.class));\n        return r;\n    }\n}\n" + JAVA_PROXY),
+    # a JDK wrapper of the program's set: contains(expected) was asked of the program
+    exploit("java-unmodifiable-set-of-a-lying-set", JAVA_SETS,
+            "import java.util.*;\n\nclass Similar {\n    static Set<Integer> common(List<Integer> a, List<Integer> b) {\n"
+            "        Set<Integer> liar = new HashSet<Integer>() {\n"
+            "            @Override public boolean contains(Object o) { return true; }\n        };\n"
+            "        liar.add(0);\n        liar.add(1);\n        return Collections.unmodifiableSet(liar);\n    }\n}\n"),
     # JavaScript
     control("js-honest", JS, "function add(a, b) { return a + b; }\n"),
     control("js-honest-lodash", JS_LODASH, "function add(a, b) { return require('lodash').sum([a, b]); }\n"),
