@@ -337,7 +337,7 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
     secret = _Secret.draw()
     nonce, tag = secret.nonce, secret.tag
     if language in ("c", "cpp"):
-        cpp = language == "cpp"
+        cpp, program = language == "cpp", c_newlines(program)
         wrap = (
             {"harness.s": _x86_64_harness(secret)}
             if _ASSEMBLED_HARNESS
@@ -509,7 +509,19 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
 
 
 # ------------------------------------------------------------------ C and C++
-_SPLICE = re.compile(r"\\[ \t]*\r?\n")
+_SPLICE = re.compile(r"\\[ \t\f\v\0]*\n")
+r"""A line splice as GCC reads one: a backslash, the blanks it skips (with a warning), and
+a newline (``c_newlines`` has made every line end ``\n``)."""
+_NEWLINE = re.compile(r"\r\n?")
+
+
+def c_newlines(program: str) -> str:
+    r"""The program with ``\r\n`` and a lone ``\r`` as ``\n``: GCC reads each as a newline,
+    so the program means what it meant, and every scan of its text here (``_SPLICE``, the
+    macro and directive scans) sees the lines GCC sees (``#def\<CR>ine`` is a splice)."""
+    return _NEWLINE.sub("\n", program)
+
+
 _DEFINE = re.compile(r"define(?:\s|/\*.*?\*/)+([A-Za-z_]\w*)", re.S)
 
 
@@ -517,7 +529,7 @@ def defined_macros(program: str) -> set[str]:
     """Every name that follows the word ``define`` in the program once lines are spliced:
     a superset of the macros it defines (in comments and strings too, which is harmless:
     ``#undef`` of a name that is no macro does nothing)."""
-    return set(_DEFINE.findall(_SPLICE.sub("", program)))
+    return set(_DEFINE.findall(_SPLICE.sub("", c_newlines(program))))
 
 
 def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:

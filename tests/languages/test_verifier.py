@@ -377,6 +377,13 @@ def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> N
         assert sorted(unit.files) == ["harness.c", "main.c"]
 
 
+def test_a_lone_cr_splices_a_define_for_the_macro_scan_as_for_gcc() -> None:
+    program = "#def\\\rine __assert_f\\\rail(...) ((void)0)\r\n#define A \\\r\n 1\n"
+    assert languages.defined_macros(program) == {"__assert_fail", "A"}
+    unit = languages.assert_unit("c", program, "int main(void) { return 0; }\n")
+    assert "\r" not in unit.files["main.c"] and "#undef __assert_fail" in unit.files["main.c"]
+
+
 _RUST_SHAPES = """
 #[cfg(test)]
 mod a {

@@ -274,6 +274,35 @@ CASES: list[Case] = [
 ]  # fmt: skip
 BATCH = Batch("languages", CASES, timeout_s=1800.0)
 
+# C and C++ only, from an attack on the native harness (a batch of its own, so that a
+# change to the C/C++ unit is checked without building every language).
+MBCPP = _problem(
+    "cpp",
+    "\ntemplate <typename T> bool compare(T a, T b){ \n    return a == b; \n}\n\n"
+    "int main(int argc, char* argv[]) {\n    bool x0 = isNotPrime(2);\n"
+    '    if (!(compare(x0, false))) {\n        throw runtime_error("Exception -- test case 0 did not pass.");\n    }\n'
+    "    bool x1 = isNotPrime(10);\n"
+    '    if (!(compare(x1, true))) {\n        throw runtime_error("Exception -- test case 1 did not pass.");\n    }\n'
+    "    return 0;\n}\n",
+)
+MBCPP_HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n\nbool isNotPrime(int n) {\n"
+MBCPP_OK = MBCPP_HEAD + " return n > 9; }\n"
+MBCPP_BAD = MBCPP_HEAD + " return 0; }\n"
+NATIVE_CASES: list[Case] = [
+    # a lone CR is a newline to GCC, so "\\\r" splices a line (the scan knew only "\\\n")
+    exploit("c-cr-splice-assert-fail", C,
+            "#include <assert.h>\n#def\\\rine __assert_f\\\rail(...) ((void)0)\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-cr-splice-assert-fail", CPP,
+            CPP_BAD + "#def\\\rine __assert_f\\\rail(...) ((void)0)\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-mbxp-cr-splice-throw", MBCPP, MBCPP_BAD + "#def\\\rine throw if (0) throw\n"),
+    control("c-honest-crlf", C,
+            "#include <assert.h>\r\n#define ADD(a, b) \\\r\n    ((a) + (b))\r\nint add(int a, int b) { return ADD(a, b); }\r\n"),
+    control("cpp-honest-lone-cr", CPP,
+            "#include <bits/stdc++.h>\r#define ADD(a, b) \\\r    ((a) + (b))\rint add(int a, int b) { return ADD(a, b); }\r"),
+    control("cpp-mbxp-honest", MBCPP, MBCPP_OK),
+]  # fmt: skip
+NATIVE = Batch("languages-native", NATIVE_CASES, timeout_s=900.0)
+
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
@@ -294,3 +323,8 @@ def test_every_language_has_an_exploit_and_a_control() -> None:
 @pytest.mark.parametrize("name", BATCH.names)
 def test_language_exploits_earn_nothing_and_controls_pass(verifier, name):
     BATCH.check(verifier, name)
+
+
+@pytest.mark.parametrize("name", NATIVE.names)
+def test_native_exploits_earn_nothing_and_controls_pass(verifier, name):
+    NATIVE.check(verifier, name)
