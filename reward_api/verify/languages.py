@@ -31,8 +31,9 @@ Trust, per test type:
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn
   for this build, written only after the test's own code ran to its end: C/C++: a
   ``__wrap_main`` linked in with ``--wrap=main`` (in its own file, so the program and the
-  test compile to the same code as plain execution's) that reports when the test's
-  ``main`` returned 0; Go (``func main``): the test's ``main`` renamed and called from
+  test compile to the same code as plain execution's) that calls the test's ``main``
+  through a tag-named pointer the unit defines (never the symbol ``main``, which an asm
+  label of the program can move) and reports when it returned 0; Go (``func main``): the test's ``main`` renamed and called from
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments; Java: our class's ``main`` after the test's ``Main.main``
@@ -536,7 +537,8 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:
     """The program unchanged, then the program's macros undefined, then (C++) the trusted
     equality of ``compiled_eq`` and the test with its ``==`` and ``!=`` rewritten to it:
     the program compiles to the same code as in plain execution's unit (even where its
-    undefined behaviour makes the code depend on the unit's layout)."""
+    undefined behaviour makes the code depend on the unit's layout). Last, ``_main_entry``:
+    the harness's pointer to the test's ``main``."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
     if cpp:
         ns = f"__cr_eq_{tag}"
@@ -544,24 +546,41 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:
     return (
         f"{program}\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
-        f"{undefs}\n#include <assert.h>\n{test}\n"
+        f"{undefs}\n#include <assert.h>\n{test}\n{_main_entry(tag, cpp)}"
+    )
+
+
+def _main_entry(tag: str, cpp: bool) -> str:
+    """A constant pointer, named with the build's tag, to the function the test defines as
+    ``main``, whatever its symbol: the harness calls the test through it, never through
+    ``__real_main`` (the symbol ``main``), which a program renames at will (``int main()
+    __asm__("x");`` with ``int f(void) __asm__("main");``, or ``#pragma redefine_extname``)
+    so that the harness would call a function of its own. The program cannot name the
+    pointer (the tag is drawn per build) nor make ``main`` here mean anything but the test's
+    function (``main`` is ``#undef``ined, C++ looks it up as ``::main``)."""
+    c, fn = ('extern "C" ', "::main") if cpp else ("", "main")
+    sig = "int (*)(int, char **, char **)"
+    return (
+        "/* codereward: the harness calls the test's main through this pointer */\n"
+        f"{c}int (*const __cr_main_{tag})(int, char **, char **) = ({sig}){fn};\n"
     )
 
 
 def _c_harness(secret: _Secret, cpp: bool) -> str:
-    """Linked with ``--wrap=main``: the C runtime calls ``__wrap_main``, which reports
-    completion only when the test's own ``main`` returned 0 (an exit anywhere, before or
-    during it, never reaches the report). ``volatile`` keeps the compiler from folding the
-    two arrays into the report's text."""
+    """Linked with ``--wrap=main``: the C runtime calls ``__wrap_main``, which calls the
+    test's own ``main`` through the unit's pointer (``_main_entry``) and reports completion
+    only when it returned 0 (an exit anywhere, before or during it, never reaches the
+    report). ``volatile`` keeps the compiler from folding the two arrays into the report's
+    text."""
     c = 'extern "C" ' if cpp else ""
     a, b = secret.arrays()
     return (
         "#include <unistd.h>\n"
         f"static const volatile unsigned char cr_a[16] = {{{a}}};\n"
         f"static const volatile unsigned char cr_b[16] = {{{b}}};\n"
-        f"{c}int __real_main(int, char **, char **);\n"
+        f"{c or 'extern '}int (*const __cr_main_{secret.tag})(int, char **, char **);\n"
         f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
-        "  int rc = __real_main(argc, argv, envp);\n"
+        f"  int rc = __cr_main_{secret.tag}(argc, argv, envp);\n"
         "  if (rc == 0) {\n    char out[32];\n    for (int i = 0; i < 16; i++) {\n"
         "      unsigned x = (unsigned)(cr_a[i] ^ cr_b[i]);\n"
         '      out[2 * i] = "0123456789abcdef"[x >> 4];\n'
@@ -579,13 +598,15 @@ gcc's); elsewhere it is ``_c_harness``, compiled."""
 
 def _x86_64_harness(secret: _Secret) -> str:
     """``_c_harness`` written in x86-64 assembly (System V ABI, PIC): the same
-    ``__wrap_main``, the same two arrays, the same report, written only when the test's
-    ``main`` returned 0; ``rc`` 1 when the report could not be written whole."""
+    ``__wrap_main``, the same call through the unit's pointer (``argc``, ``argv``, ``envp``
+    still in their registers), the same two arrays, the same report, written only when
+    the test's ``main`` returned 0; ``rc`` 1 when the report could not be written whole."""
     a, b = secret.arrays()
     return (
         "\t.text\n\t.globl __wrap_main\n\t.type __wrap_main, @function\n__wrap_main:\n"
         "\tendbr64\n\tpushq %rbx\n\tsubq $48, %rsp\n"  # the stack 16-aligned at the call
-        "\tcall __real_main@PLT\n\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
+        f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tcall *(%rax)\n"
+        "\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
         "\tleaq .Lcr_a(%rip), %rsi\n\tleaq .Lcr_b(%rip), %rdi\n\tleaq .Lcr_hex(%rip), %r8\n"
         "\txorl %ecx, %ecx\n.Lcr_loop:\n"
         "\tmovzbl (%rsi,%rcx), %eax\n\txorb (%rdi,%rcx), %al\n"

@@ -285,6 +285,19 @@ MBCPP = _problem(
     '    if (!(compare(x1, true))) {\n        throw runtime_error("Exception -- test case 1 did not pass.");\n    }\n'
     "    return 0;\n}\n",
 )
+HUMANEVAL_X = _problem(  # no return: main's implicit 0, also when called through a pointer
+    "cpp", "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n}\n"
+)
+C_VOID_MAIN = _problem("c", "int main(void) {\n    assert(add(2, 3) == 5);\n    return 0;\n}\n")
+# the test's main gets another symbol, and the program's function the symbol "main"
+LABEL = (
+    'int main() __asm__("cr_test_main");\nint cr_entry(void) __asm__("main");\n'
+    "int cr_entry(void) { return 0; }\n"
+)
+PRAGMA = (
+    '#pragma redefine_extname main cr_test_main\nint cr_entry(void) __asm__("main");\n'
+    "int cr_entry(void) { return 0; }\n"
+)
 MBCPP_HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n\nbool isNotPrime(int n) {\n"
 MBCPP_OK = MBCPP_HEAD + " return n > 9; }\n"
 MBCPP_BAD = MBCPP_HEAD + " return 0; }\n"
@@ -300,6 +313,15 @@ NATIVE_CASES: list[Case] = [
     control("cpp-honest-lone-cr", CPP,
             "#include <bits/stdc++.h>\r#define ADD(a, b) \\\r    ((a) + (b))\rint add(int a, int b) { return ADD(a, b); }\r"),
     control("cpp-mbxp-honest", MBCPP, MBCPP_OK),
+    # asm labels: the harness called __real_main, the symbol main, which was the program's
+    exploit("c-asm-label-main", C, "int add(int a, int b) { return 0; }\n" + LABEL),
+    exploit("cpp-asm-label-main", CPP, CPP_BAD + "int add(int a, int b) { return 0; }\n" + LABEL),
+    exploit("c-pragma-extname-main", C, "int add(int a, int b) { return 0; }\n" + PRAGMA),
+    exploit("cpp-mbxp-asm-label-main", MBCPP,
+            MBCPP_BAD + 'int main(int, char**) __asm__("cr_test_main");\n'
+            'extern "C" int cr_entry(void) __asm__("main");\nextern "C" int cr_entry(void) { return 0; }\n'),
+    control("cpp-honest-humaneval-x-no-return", HUMANEVAL_X, CPP_OK),
+    control("c-honest-void-main", C_VOID_MAIN, C_OK),
 ]  # fmt: skip
 NATIVE = Batch("languages-native", NATIVE_CASES, timeout_s=900.0)
 
