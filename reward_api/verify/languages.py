@@ -345,7 +345,7 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
             else {f"harness.{'cpp' if cpp else 'c'}": _c_harness(secret, cpp)}
         )
         files = {RECIPES[language].source: _c_unit(program, test, cpp, tag), **wrap}
-        return Unit(language, files, RECIPES[language].run, nonce)
+        return Unit(language, files, RECIPES[language].run, nonce, included_untrusted(program))
     if language == "java":
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
         test = compiled_eq.rewrite_java_equals(test, eq)
@@ -531,6 +531,54 @@ def defined_macros(program: str) -> set[str]:
     a superset of the macros it defines (in comments and strings too, which is harmless:
     ``#undef`` of a name that is no macro does nothing)."""
     return set(_DEFINE.findall(_SPLICE.sub("", c_newlines(program))))
+
+
+_INCLUDE = re.compile(r"(?:#|%:)(?:\s|/\*.*?\*/)*(include_next|include|import)(?![\w$])", re.S)
+_GAP = re.compile(r"(?:\s|/\*.*?\*/)*", re.S)
+_HEADER_NAME = re.compile(r'<([^>\n]*)>|"([^"\n]*)"')
+_HEADER_PART = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_+.-]*\Z")
+HEADER_SUFFIXES = frozenset({"", ".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".ipp", ".inl"})
+"""What a file a C or C++ program includes may end in: a header's suffix, or none (the
+standard C++ headers). The unit (``main.c``, ``main.cpp``) and the harness (``harness.s``)
+do not."""
+
+
+def included_untrusted(program: str) -> str | None:
+    r"""Why an assert unit's pass cannot be trusted because of what the program includes, or
+    None. The unit holds the test (its expected values, and the text of each assertion),
+    so a program that reads it while compiling (``#include __FILE__`` inside a namespace
+    of its own, with its own ``__assert_fail`` and ``main`` there to collect the
+    assertions) answers every test without solving the problem. Trusted: ``#include``,
+    ``#include_next`` and ``#import`` of ``<name>`` or ``"name"``, where the name is a
+    relative path of plain parts (no ``.`` or ``..`` part, no ``/`` first) ending in one of
+    ``HEADER_SUFFIXES``; anything else (a macro, ``__FILE__``, ``__BASE_FILE__``, an
+    absolute path, ``/proc/self/fd/0``, the unit's own name) is not. The scan is over the
+    text GCC reads (``c_newlines``, splices joined), comments and strings included, so a
+    directive spelled across a splice, a comment or ``%:`` is seen; a string that merely
+    spells a bad directive is over-approximated as one."""
+    text = _SPLICE.sub("", c_newlines(program))
+    for m in _INCLUDE.finditer(text):
+        at = _GAP.match(text, m.end()).end()  # type: ignore[union-attr]
+        name = _HEADER_NAME.match(text, at)
+        path = (
+            None
+            if name is None
+            else (name.group(1) if name.group(1) is not None else name.group(2))
+        )
+        if path is None or not _trusted_header(path):
+            operand = text[at : at + 40].split("\n", 1)[0]
+            return (
+                f"the program's #{m.group(1)} {operand!r} may read a file of the build (the "
+                'test): only a header named in <...> or "..." is trusted'
+            )
+    return None
+
+
+def _trusted_header(path: str) -> bool:
+    parts = path.split("/")
+    last = parts[-1]
+    suffix = last[last.rindex(".") :] if "." in last else ""
+    return all(_HEADER_PART.match(p) for p in parts) and suffix in HEADER_SUFFIXES
 
 
 def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:

@@ -385,6 +385,35 @@ def test_a_lone_cr_splices_a_define_for_the_macro_scan_as_for_gcc() -> None:
     assert "\r" not in unit.files["main.c"] and "#undef __assert_fail" in unit.files["main.c"]
 
 
+@pytest.mark.parametrize(
+    "program",
+    [
+        "#include __FILE__\n",
+        "#include __BASE_FILE__\n",
+        "#inc\\\rlude __FILE__\n",
+        "# /* a\n b */ include SELF\n",
+        '%:include "main.cpp"\n',
+        '#include "main.c"\n',
+        "#include </proc/self/fd/0>\n",
+        '#include "./x.h"\n',
+        '#include_next "../build/x.h"\n',
+        '#import "harness.s"\n',
+    ],
+)
+def test_an_include_that_could_read_the_unit_is_untrusted(program: str) -> None:
+    assert languages.included_untrusted(program) is not None
+    unit = languages.assert_unit("cpp", program, "int main() { return 0; }\n")
+    assert unit.untrusted is not None and "#i" in unit.untrusted
+
+
+def test_headers_by_name_are_trusted() -> None:
+    program = (
+        '#include <bits/stdc++.h>\n#include "bits/stdc++.h"\n#include<vector>\n%:include <map>\n'
+        "#  include <sys/types.h>\n#include_next <limits.h>\n#include <boost/x.hpp>\n"
+    )
+    assert languages.included_untrusted(program) is None
+
+
 _RUST_SHAPES = """
 #[cfg(test)]
 mod a {
