@@ -124,6 +124,7 @@ import os
 import platform
 import re
 import secrets
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from signal import SIGABRT
@@ -333,8 +334,9 @@ class _Secret:
         return ", ".join(map(str, self.a)), ", ".join(map(str, self.b))
 
 
-def assert_unit(language: str, program: str, test: str) -> Unit:
-    """The program, then the test code, with the harness of this module's docstring."""
+def assert_unit(language: str, program: str, test: str, entry_points: Collection[str] = ()) -> Unit:
+    """The program, then the test code, with the harness of this module's docstring
+    (``entry_points``: the problem's own, names the test takes from the program)."""
     secret = _Secret.draw()
     nonce, tag = secret.nonce, secret.tag
     if language in ("c", "cpp"):
@@ -344,7 +346,8 @@ def assert_unit(language: str, program: str, test: str) -> Unit:
             if _ASSEMBLED_HARNESS
             else {f"harness.{'cpp' if cpp else 'c'}": _c_harness(secret, cpp)}
         )
-        files = {RECIPES[language].source: _c_unit(program, test, cpp, tag), **wrap}
+        unit = _c_unit(program, test, cpp, tag, frozenset(entry_points))
+        files = {RECIPES[language].source: unit, **wrap}
         return Unit(language, files, RECIPES[language].run, nonce, included_untrusted(program))
     if language == "java":
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
@@ -499,7 +502,7 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
         elif isinstance(test, AssertTest):
             code = test.code if not problem.setup_code else f"{problem.setup_code}\n{test.code}"
             which.append(len(units))
-            units.append(assert_unit(problem.language, program, code))
+            units.append(assert_unit(problem.language, program, code, problem.entry_points or ()))
         else:
             entry = (test.class_name, test.fn_name, len(test.args))  # arity: among overloads
             if entry not in entries:
@@ -581,15 +584,18 @@ def _trusted_header(path: str) -> bool:
     return all(_HEADER_PART.match(p) for p in parts) and suffix in HEADER_SUFFIXES
 
 
-def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:
+def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) -> str:
     """The program unchanged, then the program's macros undefined, then (C++) the trusted
     equality of ``compiled_eq`` and the test with its ``==`` and ``!=`` rewritten to it:
     the program compiles to the same code as in plain execution's unit (even where its
-    undefined behaviour makes the code depend on the unit's layout). Last, ``_main_entry``:
-    the harness's pointer to the test's ``main``."""
+    undefined behaviour makes the code depend on the unit's layout); the functions the C++
+    test defines (its ``compare``, ``issame``) renamed with the tag, except ``keep``
+    (``compiled_eq.rename_cpp_test_functions``). Last, ``_main_entry``: the harness's
+    pointer to the test's ``main``."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
     if cpp:
         ns = f"__cr_eq_{tag}"
+        test = compiled_eq.rename_cpp_test_functions(test, f"__cr_{tag}", keep)
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"

@@ -358,6 +358,15 @@ int add(int a, int b) {
 }
 #endif
 """
+HUMANEVAL_X_ISSAME = _problem(
+    "cpp",
+    "#undef NDEBUG\n#include<assert.h>\nbool issame(vector<int> a,vector<int>b){\n"
+    "    if (a.size()!=b.size()) return false;\n    for (int i=0;i<a.size();i++)\n    {\n"
+    "    if (a[i]!=b[i]) return false;\n    }\n    return true;\n}\nint main(){\n"
+    "    assert (issame(sort_array({}) , {}));\n    assert (issame(sort_array({5}) , {5}));\n"
+    "    assert (issame(sort_array({2, 4, 3, 0, 1, 5}) , {0, 1, 2, 3, 4, 5}));\n}\n",
+)
+HEAD_X = "#include<stdio.h>\n#include<math.h>\n#include<vector>\n#include<algorithm>\nusing namespace std;\n"
 MBCPP_HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n\nbool isNotPrime(int n) {\n"
 MBCPP_OK = MBCPP_HEAD + " return n > 9; }\n"
 MBCPP_BAD = MBCPP_HEAD + " return 0; }\n"
@@ -392,6 +401,19 @@ NATIVE_CASES: list[Case] = [
     control("cpp-honest-quoted-headers", CPP,
             '#include "bits/stdc++.h"\n#include<vector>\n%:include <map>\n#include_next <limits.h>\n'
             "using namespace std;\nint add(int a, int b) { return a + b; }\n"),
+    # overloads of the program that beat the test's own helpers
+    exploit("cpp-mbxp-compare-overload", MBCPP,
+            MBCPP_BAD + "bool compare(bool a, bool b) { return 1 == 1; }\nbool compare(int a, int b) { return 1 == 1; }\n"
+            "bool compare(std::string a, std::string b) { return 1 == 1; }\n"),
+    exploit("cpp-issame-initlist-overload", HUMANEVAL_X_ISSAME,
+            HEAD_X + "vector<int> sort_array(vector<int> a) { return a; }\n"
+            "bool issame(vector<int> a, std::initializer_list<int> b) { return a.size() >= 0; }\n"),
+    control("cpp-issame-honest", HUMANEVAL_X_ISSAME,
+            HEAD_X + "vector<int> sort_array(vector<int> a) { sort(a.begin(), a.end()); return a; }\n"),
+    control("cpp-mbxp-honest-own-compare", MBCPP,
+            "#include <bits/stdc++.h>\nusing namespace std;\nbool compare(int a, int b) { return a > b; }\n"
+            "bool isNotPrime(int n) {\n    vector<int> v{n, 9}; sort(v.begin(), v.end(), compare);\n"
+            "    return v[0] == n && n != 9; }\n"),
     control("c-honest-quoted-headers", C,
             '#include "assert.h"\n#include <sys/types.h>\n#include<stdio.h>\nint add(int a, int b) { return a + b; }\n'),
 ]  # fmt: skip
