@@ -87,7 +87,13 @@ not take apart (``std::complex``) whose ``operator==`` the program injects into 
 Go has no operator overloading and testify compares by reflection (a lying
 ``MarshalJSON`` cannot know the expected value). Compile-time reads of host files see
 only the language's runtime root (the compile runs in the cell), and compile-time bombs
-end at the compile limits as ``compile_error``.
+end at the compile limits as ``compile_error``. C/C++ at compile time: the program's
+``#include`` may name only a header (``included_untrusted``: not ``__FILE__``, a macro or
+the unit), but the assembler still reads the build folder: ``.incbin "main.c"`` (or of
+``harness.s``) in inline asm or in a section name GCC writes into the assembly embeds the
+test or the report's halves (open; tests/sandbox/adversarial/test_languages.py keeps them
+as xfail: the fix is structural, no file of the test or the harness readable while the
+unit compiles, since a scan of the text is defeated by the system headers' macros).
 
 Speed: one compile per build (stdio tests share their program's build, call tests of one
 entry point share theirs; a program seen
