@@ -89,11 +89,9 @@ Go has no operator overloading and testify compares by reflection (a lying
 only the language's runtime root (the compile runs in the cell), and compile-time bombs
 end at the compile limits as ``compile_error``. C/C++ at compile time: the program's
 ``#include`` may name only a header (``included_untrusted``: not ``__FILE__``, a macro or
-the unit), but the assembler still reads the build folder: ``.incbin "main.c"`` (or of
-``harness.s``) in inline asm or in a section name GCC writes into the assembly embeds the
-test or the report's halves (open; tests/sandbox/adversarial/test_languages.py keeps them
-as xfail: the fix is structural, no file of the test or the harness readable while the
-unit compiles, since a scan of the text is defeated by the system headers' macros).
+the unit), and the unit compiles from a pipe with the harness not yet written
+(``_c_assert_build``), so the assembler finds neither (``.incbin`` in inline asm or in a
+section name GCC writes into the assembly unquoted).
 
 Speed: one compile per build (stdio tests share their program's build, call tests of one
 entry point share theirs; a program seen
@@ -130,6 +128,7 @@ import os
 import platform
 import re
 import secrets
+import shlex
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -460,10 +459,8 @@ def build_spec(
                             "remove": [f for f in unit.files if f in recipe.remove or
                                        (unit.recipe == "java" and f.endswith(".java"))]}  # fmt: skip
     if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test's harness
-        assert compile_argv is not None
-        harness = next(f for f in unit.files if f.startswith("harness."))
-        compile_argv += [harness, "-Wl,--wrap=main"]
-        spec["remove"] = sorted(unit.files)
+        spec.update(_c_assert_build(unit))
+        compile_argv = spec.pop("compile")
     if unit.link:
         assert compile_argv is not None
         compile_argv += list(unit.link)
@@ -483,12 +480,49 @@ def build_spec(
     return spec
 
 
+def _c_assert_build(unit: Unit) -> dict[str, Any]:
+    """The build of a C/C++ assert unit, which reads the unit's bytes and then the
+    harness's on stdin (UTF-8, a lone surrogate as U+FFFD, as a written file would hold
+    it). The unit compiles from the pipe, with the recipe's flags, so no file of the build
+    folder holds the test while the compiler and the assembler run: ``#include
+    "/proc/self/fd/0"`` or an ``.incbin`` of the unit or of a ``/proc`` path finds a
+    drained pipe or nothing. Only then is the rest of the pipe, the harness, written out
+    and linked with ``--wrap=main``; an assembler of the unit that read any of it from the
+    pipe left it short, and the build fails."""
+    recipe = RECIPES[unit.recipe]
+    assert recipe.compile is not None
+    harness = next(f for f in unit.files if f.startswith("harness."))
+    unit_bytes = unit.files[recipe.source].encode("utf-8", "replace")
+    harness_bytes = unit.files[harness].encode("utf-8", "replace")
+    cc, *flags = [a for a in recipe.compile if a not in ("-o", "prog", recipe.source, "-lm", GOLD)]
+    source = "c++" if unit.recipe == "cpp" else "c"
+    compile_unit = [cc, *flags, "-x", source, "-", "-c", "-o", "main.o"]
+    libs = ["-lm"] if "-lm" in recipe.compile else []
+    link = [cc, "-O2", "-pipe", GOLD, "-o", "prog", "main.o", harness, "-Wl,--wrap=main", *libs]
+    script = (
+        "set -e\n"
+        f'head -c "$1" | {shlex.join(compile_unit)}\n'
+        f'head -c "$2" > {harness}\n'
+        f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
+        '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
+        f"{shlex.join(link)}\n"
+    )
+    return {
+        "files": {},
+        "compile": ["sh", "-c", script, "cr", str(len(unit_bytes)), str(len(harness_bytes))],
+        "input": (unit_bytes + harness_bytes).decode("utf-8"),
+        "remove": ["main.o", harness],
+    }
+
+
 def artifact_key(spec: dict[str, Any], runtime: str) -> str:
     """Content hash of a build: its files, toolchain argv, environment and the runtime."""
     import hashlib
     import json
 
     what = [spec.get("files"), spec.get("compile"), spec.get("env"), spec.get("remove"), runtime]
+    if spec.get("input"):  # a C/C++ assert build's unit and harness (``_c_assert_build``)
+        what.append(spec["input"])
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 

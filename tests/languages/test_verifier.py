@@ -378,6 +378,26 @@ def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> N
         assert sorted(unit.files) == ["harness.c", "main.c"]
 
 
+def test_a_c_assert_build_compiles_the_unit_from_a_pipe_before_the_harness_is_written() -> None:
+    unit = languages.assert_unit("c", "int add(int a, int b) { return a + b; }\n\u00e9\ud800",
+                                 "int main(void) { return add(1, 1) - 2; }\n")  # fmt: skip
+    spec = languages.build_spec(unit, 256)
+    harness = next(f for f in unit.files if f.startswith("harness."))
+    assert spec["files"] == {} and spec["compile"][:2] == ["sh", "-c"]
+    n, m = map(int, spec["compile"][4:6])
+    data = spec["input"].encode()
+    assert len(data) == n + m and data[n:].decode() == unit.files[harness]
+    assert data[:n].decode() == unit.files["main.c"].replace("\ud800", "?")
+    script = spec["compile"][2]
+    assert (
+        script.index("-x c - -c -o main.o")
+        < script.index(f"> {harness}")
+        < script.index("--wrap=main")
+    )
+    json.dumps(spec, ensure_ascii=False).encode()  # the runner gets it as UTF-8
+    assert languages.artifact_key(spec, "r") != languages.artifact_key({**spec, "input": "x"}, "r")
+
+
 def test_a_lone_cr_splices_a_define_for_the_macro_scan_as_for_gcc() -> None:
     program = "#def\\\rine __assert_f\\\rail(...) ((void)0)\r\n#define A \\\r\n 1\n"
     assert languages.defined_macros(program) == {"__assert_fail", "A"}

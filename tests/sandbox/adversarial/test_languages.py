@@ -417,12 +417,11 @@ NATIVE_CASES: list[Case] = [
     control("c-honest-quoted-headers", C,
             '#include "assert.h"\n#include <sys/types.h>\n#include<stdio.h>\nint add(int a, int b) { return a + b; }\n'),
 ]  # fmt: skip
-NATIVE = Batch("languages-native", NATIVE_CASES, timeout_s=900.0)
 
-# Open (not closed by a scan of the program's text, which macros of the system headers
-# defeat): the assembler reads a file of the build folder while the unit compiles, through
-# inline asm or a section name GCC writes into the assembly unquoted. .incbin of the unit
-# embeds the test's text (its expected values); of harness.s, the two halves of the report.
+# The assembler reads a file of the build folder while the unit compiles, through inline
+# asm or a section name GCC writes into the assembly unquoted: .incbin of the unit embeds
+# the test's text (its expected values); of harness.s, the two halves of the report. The
+# unit now compiles from a pipe, and the harness is written only once it has.
 INCBIN_ADD = r"""extern const char cr_blob[];
 int add(int a, int b) {
     char key[64];
@@ -432,15 +431,21 @@ int add(int a, int b) {
 }
 """
 INCBIN_HEAD = "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
-OPEN_CASES: list[Case] = [
+INCBIN_CASES: list[Case] = [
     exploit("c-asm-incbin-unit", C,
             INCBIN_HEAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"main.c\\"\\n.byte 0\\n.previous\\n");\n'
             + INCBIN_ADD),
+    exploit("c-asm-incbin-harness", C,
+            INCBIN_HEAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"harness.s\\"\\n.byte 0\\n.previous\\n");\n'
+            + INCBIN_ADD),
+    exploit("cpp-asm-incbin-unit-by-file", CPP,
+            CPP_BAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"" __FILE__ "\\"\\n.byte 0\\n.previous\\n");\n'
+            + INCBIN_ADD.replace("extern const", 'extern "C" const')),
     exploit("c-section-name-incbin-unit", C,
             INCBIN_HEAD + '__attribute__((section(".rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"main.c\\"\\n'
             '.byte 0\\n.section .data #"))) int cr_x = 1;\n' + INCBIN_ADD),
 ]  # fmt: skip
-OPEN = Batch("languages-open", OPEN_CASES, timeout_s=600.0)
+NATIVE = Batch("languages-native", NATIVE_CASES + INCBIN_CASES, timeout_s=900.0)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -467,13 +472,3 @@ def test_language_exploits_earn_nothing_and_controls_pass(verifier, name):
 @pytest.mark.parametrize("name", NATIVE.names)
 def test_native_exploits_earn_nothing_and_controls_pass(verifier, name):
     NATIVE.check(verifier, name)
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: the assembler can .incbin the unit or harness.s while the unit compiles "
-    "(the fix is structural: no file of the test or the harness readable then)",
-)
-@pytest.mark.parametrize("name", OPEN.names)
-def test_open_native_exploits_still_paid(verifier, name):
-    OPEN.check(verifier, name)
