@@ -482,7 +482,7 @@ def build_spec(
 
 def _c_assert_build(unit: Unit) -> dict[str, Any]:
     """The build of a C/C++ assert unit, which reads the unit's bytes and then the
-    harness's on stdin (UTF-8, a lone surrogate as U+FFFD, as a written file would hold
+    harness's on stdin (UTF-8, a lone surrogate as ``?``, as a written file would hold
     it). The unit compiles from the pipe, with the recipe's flags, so no file of the build
     folder holds the test while the compiler and the assembler run: ``#include
     "/proc/self/fd/0"`` or an ``.incbin`` of the unit or of a ``/proc`` path finds a
