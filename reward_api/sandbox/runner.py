@@ -2566,7 +2566,8 @@ class _Builds:
                 "max_procs": max(self.procs, int(spec.get("max_procs", 64))),
                 "max_file_mb": 128,
             }
-            test = {"kind": "stdio", "argv": spec["compile"], "cwd": d, "env": spec.get("env")}
+            test = {"kind": "stdio", "argv": spec["compile"], "cwd": d, "env": spec.get("env"),
+                    "input": spec.get("input") or ""}  # fmt: skip
             r = _run_stdio(limits, test)
             ok = r.get("exit_code") == 0 and not r.get("limit") and r.get("signal") is None
             text = (r.get("stdout", "")[-4000:] + r.get("stderr_tail", "")).strip()

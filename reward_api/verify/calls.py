@@ -137,6 +137,10 @@ def call_build(
     if class_name and language not in ("c", "go") and not re.search(rf"\b{class_name}\b", program):
         return _refuse(f"the program defines no class {class_name}")
     nonce = secrets.token_hex(16)
+    if language in ("c", "cpp"):  # the lines GCC reads (``languages.c_newlines``)
+        from reward_api.verify.languages import c_newlines
+
+        program = c_newlines(program)
     if language == "c":  # no classes: class_name is ignored, as in Go
         return _c(program, fn_name, nonce)
     if language == "cpp":

@@ -24,6 +24,11 @@ program cannot name, reopen or specialise them) and spliced in after the program
   global namespace's ``operator==``: only the operands' own namespaces (argument-dependent
   lookup) provide it, so the program's type keeps its own operator and a standard type
   keeps the standard's.
+- C++ helpers: every function the test defines at namespace scope (MBCPP's template
+  ``compare``, HumanEval-X's ``issame``) is renamed with the build's tag in the test,
+  so a better-matching overload of the program (a non-template ``compare(bool, bool)``,
+  an ``issame`` taking an ``initializer_list``) is never chosen over it; ``main`` and
+  the problem's entry points keep their names.
 - Java: every ``x.equals(y)`` and ``Objects.equals(x, y)`` of the test becomes
   ``NS.eq(x, y)``. ``eq`` compares JDK values (classes of the boot or platform loader in
   a named ``java.*`` or ``jdk.*`` module of the boot layer, which a program cannot add
@@ -255,6 +260,95 @@ def rewrite_cpp_equalities(code: str, ns: str) -> str:
     for pos, order, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         cut = pos + 2 if order == 1 else pos  # the operator (two characters) becomes a comma
         out = out[:pos] + text + out[cut:]
+    return out
+
+
+_NOT_A_FUNCTION = {"if", "while", "for", "switch", "catch", "return", "sizeof", "alignof",
+                   "decltype", "noexcept", "static_assert", "operator", "main"}  # fmt: skip
+_WORDS = _STOP_WORDS | _PREFIX_WORDS
+_AFTER_PARAMS = {"const", "volatile", "noexcept", "override", "final", "&", "&&"}
+
+
+def rename_cpp_test_functions(code: str, suffix: str, keep: frozenset[str] = frozenset()) -> str:
+    """``code`` (a C++ test) with every function it defines at namespace scope (a name,
+    its parameters, then its body: MBCPP's ``template <typename T> bool compare(T a, T
+    b)``, HumanEval-X's ``bool issame(...)``) renamed to the name plus ``suffix`` in its
+    definition and at every use in the test (not after ``.``, ``->`` or ``X::``, where
+    the name is a member: ``s.compare(t)``). The program cannot name the renamed helper,
+    so no overload of its own (a non-template ``compare(bool, bool)``, an ``issame``
+    taking an ``initializer_list``) can be chosen over it. ``main`` and the names in
+    ``keep`` (the problem's entry points) keep their names."""
+    toks = _tokens(code)
+    names: set[str] = set()
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t.text == "{" and t.match > i:  # a body, class or namespace: not namespace scope
+            i = t.match + 1
+            continue
+        if (
+            t.kind == "id"
+            and i + 1 < len(toks)
+            and toks[i + 1].text == "("
+            and t.text not in _NOT_A_FUNCTION
+            and (i == 0 or toks[i - 1].text not in (".", "->", "::", "~"))
+        ):
+            k = toks[i + 1].match + 1
+            while k < len(toks) and toks[k].text in _AFTER_PARAMS:
+                k += 1
+            if k < len(toks) and toks[k].text == "->":  # a trailing return type
+                while k < len(toks) and toks[k].text not in ("{", ";"):
+                    k += 1
+            if k < len(toks) and toks[k].text == "{":
+                names.add(t.text)
+        i += 1
+    names -= keep
+    if not names:
+        return code
+    members = _member_declarations(toks)
+    out = code
+    for k in range(len(toks) - 1, -1, -1):
+        t = toks[k]
+        if t.kind != "id" or t.text not in names or k in members:
+            continue
+        before = toks[k - 1].text if k > 0 else ""
+        if before in (".", "->") or (
+            before == "::"
+            and k > 1
+            and (
+                toks[k - 2].text == ">"
+                or (toks[k - 2].kind == "id" and toks[k - 2].text not in _WORDS)
+            )
+        ):
+            continue
+        out = out[: t.end] + suffix + out[t.end :]
+    return out
+
+
+def _member_declarations(toks: list[_Tok]) -> set[int]:
+    """The tokens that name a member function in a class body of the test (``struct S {
+    bool compare(int) const; };``): a member of that name stays the member, called as
+    ``s.compare(1)``."""
+    out: set[int] = set()
+    for i, t in enumerate(toks):
+        if t.text not in ("struct", "class", "union") or (i and toks[i - 1].text in "<,"):
+            continue  # not template <class T, class U>
+        k = i + 1
+        while k < len(toks) and toks[k].text not in ("{", ";", "(", ")", "="):
+            k += 1
+        if k >= len(toks) or toks[k].text != "{" or toks[k].match < k:
+            continue
+        j = k + 1
+        while j < toks[k].match:  # the body's own level: a member's body holds calls
+            if toks[j].text == "{" and toks[j].match > j:
+                j = toks[j].match + 1
+                continue
+            nxt = toks[j + 1]
+            if toks[j].kind == "id" and nxt.text == "(" and nxt.match > j:
+                after = toks[nxt.match + 1].text if nxt.match + 1 < len(toks) else ""
+                if after in ("{", ";", "=", ":", "const", "noexcept", "override", "final"):
+                    out.add(j)
+            j += 1
     return out
 
 

@@ -31,8 +31,9 @@ Trust, per test type:
   reports completion on a pipe at fd 3 (the *pass channel*) with a 128-bit nonce drawn
   for this build, written only after the test's own code ran to its end: C/C++: a
   ``__wrap_main`` linked in with ``--wrap=main`` (in its own file, so the program and the
-  test compile to the same code as plain execution's) that reports when the test's
-  ``main`` returned 0; Go (``func main``): the test's ``main`` renamed and called from
+  test compile to the same code as plain execution's) that calls the test's ``main``
+  through a tag-named pointer the unit defines (never the symbol ``main``, which an asm
+  label of the program can move) and reports when it returned 0; Go (``func main``): the test's ``main`` renamed and called from
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
@@ -108,7 +109,11 @@ not take apart (``std::complex``) whose ``operator==`` the program injects into 
 Go has no operator overloading and testify compares by reflection (a lying
 ``MarshalJSON`` cannot know the expected value). Compile-time reads of host files see
 only the language's runtime root (the compile runs in the cell), and compile-time bombs
-end at the compile limits as ``compile_error``.
+end at the compile limits as ``compile_error``. C/C++ at compile time: the program's
+``#include`` may name only a header (``included_untrusted``: not ``__FILE__``, a macro or
+the unit), and the unit compiles from a pipe with the harness not yet written
+(``_c_assert_build``), so the assembler finds neither (``.incbin`` in inline asm or in a
+section name GCC writes into the assembly unquoted).
 
 Speed: one compile per build (stdio tests share their program's build, call tests of one
 entry point share theirs; a program seen
@@ -145,7 +150,8 @@ import os
 import platform
 import re
 import secrets
-from collections.abc import Iterable
+import shlex
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from signal import SIGABRT
@@ -364,26 +370,27 @@ class _Secret:
         return ", ".join(map(str, self.a)), ", ".join(map(str, self.b))
 
 
-def assert_unit(language: str, program: str, test: str, entry: Iterable[str] = ()) -> Unit:
+def assert_unit(language: str, program: str, test: str, entry_points: Collection[str] = ()) -> Unit:
     """The program, then the test code, with the harness of this module's docstring
-    (``entry``: the problem's ``entry_points``, the names the test takes from the program)."""
+    (``entry_points``: the problem's own, names the test takes from the program)."""
     secret = _Secret.draw()
     nonce, tag = secret.nonce, secret.tag
     if language in ("c", "cpp"):
-        cpp = language == "cpp"
+        cpp, program = language == "cpp", c_newlines(program)
         wrap = (
             {"harness.s": _x86_64_harness(secret)}
             if _ASSEMBLED_HARNESS
             else {f"harness.{'cpp' if cpp else 'c'}": _c_harness(secret, cpp)}
         )
-        files = {RECIPES[language].source: _c_unit(program, test, cpp, tag), **wrap}
-        return Unit(language, files, RECIPES[language].run, nonce)
+        unit = _c_unit(program, test, cpp, tag, frozenset(entry_points))
+        files = {RECIPES[language].source: unit, **wrap}
+        return Unit(language, files, RECIPES[language].run, nonce, included_untrusted(program))
     if language == "java":
         refused = compiled_eq.java_refused(program)
         if refused is not None:
             return Unit("java", {}, (), refused=refused)
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
-        test = compiled_eq.qualify_java_types(test, program, entry)
+        test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
@@ -487,10 +494,8 @@ def build_spec(
                             "remove": [f for f in unit.files if f in recipe.remove or
                                        (unit.recipe == "java" and f.endswith(".java"))]}  # fmt: skip
     if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test's harness
-        assert compile_argv is not None
-        harness = next(f for f in unit.files if f.startswith("harness."))
-        compile_argv += [harness, "-Wl,--wrap=main"]
-        spec["remove"] = sorted(unit.files)
+        spec.update(_c_assert_build(unit))
+        compile_argv = spec.pop("compile")
     if unit.link:
         assert compile_argv is not None
         compile_argv += list(unit.link)
@@ -510,12 +515,50 @@ def build_spec(
     return spec
 
 
+def _c_assert_build(unit: Unit) -> dict[str, Any]:
+    """The build of a C/C++ assert unit, which reads the unit's bytes and then the
+    harness's on stdin (UTF-8, a lone surrogate as ``?``, as a written file would hold
+    it). The unit compiles from the pipe, with the recipe's flags, so no file of the build
+    folder holds the test while the compiler and the assembler run: ``#include
+    "/proc/self/fd/0"`` or an ``.incbin`` of the unit or of a ``/proc`` path finds a
+    drained pipe or nothing. Only then is the rest of the pipe, the harness, written out
+    and linked with ``--wrap=main``; an assembler of the unit that read any of it from the
+    pipe left it short, and the build fails."""
+    recipe = RECIPES[unit.recipe]
+    assert recipe.compile is not None
+    harness = next(f for f in unit.files if f.startswith("harness."))
+    unit_bytes = unit.files[recipe.source].encode("utf-8", "replace")
+    harness_bytes = unit.files[harness].encode("utf-8", "replace")
+    drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
+    cc, *flags = [a for a in recipe.compile if a not in drop]
+    source = "c++" if unit.recipe == "cpp" else "c"
+    compile_unit = [cc, *flags, "-x", source, "-", "-c", "-o", "main.o"]
+    libs = ["-lm"] if "-lm" in recipe.compile else []
+    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main", *libs]
+    script = (
+        "set -e\n"
+        f'head -c "$1" | {shlex.join(compile_unit)}\n'
+        f'head -c "$2" > {harness}\n'
+        f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
+        '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
+        f"{shlex.join(link)}\n"
+    )
+    return {
+        "files": {},
+        "compile": ["sh", "-c", script, "cr", str(len(unit_bytes)), str(len(harness_bytes))],
+        "input": (unit_bytes + harness_bytes).decode("utf-8"),
+        "remove": ["main.o", harness],
+    }
+
+
 def artifact_key(spec: dict[str, Any], runtime: str) -> str:
     """Content hash of a build: its files, toolchain argv, environment and the runtime."""
     import hashlib
     import json
 
     what = [spec.get("files"), spec.get("compile"), spec.get("env"), spec.get("remove"), runtime]
+    if spec.get("input"):  # a C/C++ assert build's unit and harness (``_c_assert_build``)
+        what.append(spec["input"])
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
@@ -546,7 +589,19 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
 
 
 # ------------------------------------------------------------------ C and C++
-_SPLICE = re.compile(r"\\[ \t]*\r?\n")
+_SPLICE = re.compile(r"\\[ \t\f\v\0]*\n")
+r"""A line splice as GCC reads one: a backslash, the blanks it skips (with a warning), and
+a newline (``c_newlines`` has made every line end ``\n``)."""
+_NEWLINE = re.compile(r"\r\n?")
+
+
+def c_newlines(program: str) -> str:
+    r"""The program with ``\r\n`` and a lone ``\r`` as ``\n``: GCC reads each as a newline,
+    so the program means what it meant, and every scan of its text here (``_SPLICE``, the
+    macro and directive scans) sees the lines GCC sees (``#def\<CR>ine`` is a splice)."""
+    return _NEWLINE.sub("\n", program)
+
+
 _DEFINE = re.compile(r"define(?:\s|/\*.*?\*/)+([A-Za-z_]\w*)", re.S)
 
 
@@ -554,39 +609,108 @@ def defined_macros(program: str) -> set[str]:
     """Every name that follows the word ``define`` in the program once lines are spliced:
     a superset of the macros it defines (in comments and strings too, which is harmless:
     ``#undef`` of a name that is no macro does nothing)."""
-    return set(_DEFINE.findall(_SPLICE.sub("", program)))
+    return set(_DEFINE.findall(_SPLICE.sub("", c_newlines(program))))
 
 
-def _c_unit(program: str, test: str, cpp: bool, tag: str) -> str:
+_INCLUDE = re.compile(r"(?:#|%:)(?:\s|/\*.*?\*/)*(include_next|include|import)(?![\w$])", re.S)
+_GAP = re.compile(r"(?:\s|/\*.*?\*/)*", re.S)
+_HEADER_NAME = re.compile(r'<([^>\n]*)>|"([^"\n]*)"')
+_HEADER_PART = re.compile(r"[A-Za-z0-9_+-][A-Za-z0-9_+.-]*\Z")
+HEADER_SUFFIXES = frozenset({"", ".h", ".hh", ".hpp", ".hxx", ".h++", ".tcc", ".ipp", ".inl"})
+"""What a file a C or C++ program includes may end in: a header's suffix, or none (the
+standard C++ headers). The unit (``main.c``, ``main.cpp``) and the harness (``harness.s``)
+do not."""
+
+
+def included_untrusted(program: str) -> str | None:
+    r"""Why an assert unit's pass cannot be trusted because of what the program includes, or
+    None. The unit holds the test (its expected values, and the text of each assertion),
+    so a program that reads it while compiling (``#include __FILE__`` inside a namespace
+    of its own, with its own ``__assert_fail`` and ``main`` there to collect the
+    assertions) answers every test without solving the problem. Trusted: ``#include``,
+    ``#include_next`` and ``#import`` of ``<name>`` or ``"name"``, where the name is a
+    relative path of plain parts (no ``.`` or ``..`` part, no ``/`` first) ending in one of
+    ``HEADER_SUFFIXES``; anything else (a macro, ``__FILE__``, ``__BASE_FILE__``, an
+    absolute path, ``/proc/self/fd/0``, the unit's own name) is not. The scan is over the
+    text GCC reads (``c_newlines``, splices joined), comments and strings included, so a
+    directive spelled across a splice, a comment or ``%:`` is seen; a string that merely
+    spells a bad directive is over-approximated as one."""
+    text = _SPLICE.sub("", c_newlines(program))
+    for m in _INCLUDE.finditer(text):
+        at = _GAP.match(text, m.end()).end()  # type: ignore[union-attr]
+        name = _HEADER_NAME.match(text, at)
+        path = (
+            None
+            if name is None
+            else (name.group(1) if name.group(1) is not None else name.group(2))
+        )
+        if path is None or not _trusted_header(path):
+            operand = text[at : at + 40].split("\n", 1)[0]
+            return (
+                f"the program's #{m.group(1)} {operand!r} may read a file of the build (the "
+                'test): only a header named in <...> or "..." is trusted'
+            )
+    return None
+
+
+def _trusted_header(path: str) -> bool:
+    parts = path.split("/")
+    last = parts[-1]
+    suffix = last[last.rindex(".") :] if "." in last else ""
+    return all(_HEADER_PART.match(p) for p in parts) and suffix in HEADER_SUFFIXES
+
+
+def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) -> str:
     """The program unchanged, then the program's macros undefined, then (C++) the trusted
     equality of ``compiled_eq`` and the test with its ``==`` and ``!=`` rewritten to it:
     the program compiles to the same code as in plain execution's unit (even where its
-    undefined behaviour makes the code depend on the unit's layout)."""
+    undefined behaviour makes the code depend on the unit's layout); the functions the C++
+    test defines (its ``compare``, ``issame``) renamed with the tag, except ``keep``
+    (``compiled_eq.rename_cpp_test_functions``). Last, ``_main_entry``: the harness's
+    pointer to the test's ``main``."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
     if cpp:
         ns = f"__cr_eq_{tag}"
+        test = compiled_eq.rename_cpp_test_functions(test, f"__cr_{tag}", keep)
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
-        f"{undefs}\n#include <assert.h>\n{test}\n"
+        f"{undefs}\n#include <assert.h>\n{test}\n{_main_entry(tag, cpp)}"
+    )
+
+
+def _main_entry(tag: str, cpp: bool) -> str:
+    """A constant pointer, named with the build's tag, to the function the test defines as
+    ``main``, whatever its symbol: the harness calls the test through it, never through
+    ``__real_main`` (the symbol ``main``), which a program renames at will (``int main()
+    __asm__("x");`` with ``int f(void) __asm__("main");``, or ``#pragma redefine_extname``)
+    so that the harness would call a function of its own. The program cannot name the
+    pointer (the tag is drawn per build) nor make ``main`` here mean anything but the test's
+    function (``main`` is ``#undef``ined, C++ looks it up as ``::main``)."""
+    c, fn = ('extern "C" ', "::main") if cpp else ("", "main")
+    sig = "int (*)(int, char **, char **)"
+    return (
+        "/* codereward: the harness calls the test's main through this pointer */\n"
+        f"{c}int (*const __cr_main_{tag})(int, char **, char **) = ({sig}){fn};\n"
     )
 
 
 def _c_harness(secret: _Secret, cpp: bool) -> str:
-    """Linked with ``--wrap=main``: the C runtime calls ``__wrap_main``, which reports
-    completion only when the test's own ``main`` returned 0 (an exit anywhere, before or
-    during it, never reaches the report). ``volatile`` keeps the compiler from folding the
-    two arrays into the report's text."""
+    """Linked with ``--wrap=main``: the C runtime calls ``__wrap_main``, which calls the
+    test's own ``main`` through the unit's pointer (``_main_entry``) and reports completion
+    only when it returned 0 (an exit anywhere, before or during it, never reaches the
+    report). ``volatile`` keeps the compiler from folding the two arrays into the report's
+    text."""
     c = 'extern "C" ' if cpp else ""
     a, b = secret.arrays()
     return (
         "#include <unistd.h>\n"
         f"static const volatile unsigned char cr_a[16] = {{{a}}};\n"
         f"static const volatile unsigned char cr_b[16] = {{{b}}};\n"
-        f"{c}int __real_main(int, char **, char **);\n"
+        f"{c or 'extern '}int (*const __cr_main_{secret.tag})(int, char **, char **);\n"
         f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
-        "  int rc = __real_main(argc, argv, envp);\n"
+        f"  int rc = __cr_main_{secret.tag}(argc, argv, envp);\n"
         "  if (rc == 0) {\n    char out[32];\n    for (int i = 0; i < 16; i++) {\n"
         "      unsigned x = (unsigned)(cr_a[i] ^ cr_b[i]);\n"
         '      out[2 * i] = "0123456789abcdef"[x >> 4];\n'
@@ -604,13 +728,15 @@ gcc's); elsewhere it is ``_c_harness``, compiled."""
 
 def _x86_64_harness(secret: _Secret) -> str:
     """``_c_harness`` written in x86-64 assembly (System V ABI, PIC): the same
-    ``__wrap_main``, the same two arrays, the same report, written only when the test's
-    ``main`` returned 0; ``rc`` 1 when the report could not be written whole."""
+    ``__wrap_main``, the same call through the unit's pointer (``argc``, ``argv``, ``envp``
+    still in their registers), the same two arrays, the same report, written only when
+    the test's ``main`` returned 0; ``rc`` 1 when the report could not be written whole."""
     a, b = secret.arrays()
     return (
         "\t.text\n\t.globl __wrap_main\n\t.type __wrap_main, @function\n__wrap_main:\n"
         "\tendbr64\n\tpushq %rbx\n\tsubq $48, %rsp\n"  # the stack 16-aligned at the call
-        "\tcall __real_main@PLT\n\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
+        f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tcall *(%rax)\n"
+        "\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
         "\tleaq .Lcr_a(%rip), %rsi\n\tleaq .Lcr_b(%rip), %rdi\n\tleaq .Lcr_hex(%rip), %r8\n"
         "\txorl %ecx, %ecx\n.Lcr_loop:\n"
         "\tmovzbl (%rsi,%rcx), %eax\n\txorb (%rdi,%rcx), %al\n"

@@ -371,10 +371,67 @@ def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> N
     if platform.machine() in ("x86_64", "AMD64"):
         assert sorted(unit.files) == ["harness.s", "main.c"]
         text = unit.files["harness.s"]
-        assert "__wrap_main" in text and "call __real_main@PLT" in text
+        assert "__wrap_main" in text and "__real_main" not in text
+        assert f"__cr_main_{unit.files['main.c'].split('__cr_main_')[1][:12]}@GOTPCREL" in text
         assert unit.expect is not None and unit.expect not in text  # only its two halves
     else:
         assert sorted(unit.files) == ["harness.c", "main.c"]
+
+
+def test_a_c_assert_build_compiles_the_unit_from_a_pipe_before_the_harness_is_written() -> None:
+    unit = languages.assert_unit("c", "int add(int a, int b) { return a + b; }\n\u00e9\ud800",
+                                 "int main(void) { return add(1, 1) - 2; }\n")  # fmt: skip
+    spec = languages.build_spec(unit, 256)
+    harness = next(f for f in unit.files if f.startswith("harness."))
+    assert spec["files"] == {} and spec["compile"][:2] == ["sh", "-c"]
+    n, m = map(int, spec["compile"][4:6])
+    data = spec["input"].encode()
+    assert len(data) == n + m and data[n:].decode() == unit.files[harness]
+    assert data[:n].decode() == unit.files["main.c"].replace("\ud800", "?")
+    script = spec["compile"][2]
+    assert (
+        script.index("-x c - -c -o main.o")
+        < script.index(f"> {harness}")
+        < script.index("--wrap=main")
+    )
+    json.dumps(spec, ensure_ascii=False).encode()  # the runner gets it as UTF-8
+    assert languages.artifact_key(spec, "r") != languages.artifact_key({**spec, "input": "x"}, "r")
+
+
+def test_a_lone_cr_splices_a_define_for_the_macro_scan_as_for_gcc() -> None:
+    program = "#def\\\rine __assert_f\\\rail(...) ((void)0)\r\n#define A \\\r\n 1\n"
+    assert languages.defined_macros(program) == {"__assert_fail", "A"}
+    unit = languages.assert_unit("c", program, "int main(void) { return 0; }\n")
+    assert "\r" not in unit.files["main.c"] and "#undef __assert_fail" in unit.files["main.c"]
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        "#include __FILE__\n",
+        "#include __BASE_FILE__\n",
+        "#inc\\\rlude __FILE__\n",
+        "# /* a\n b */ include SELF\n",
+        '%:include "main.cpp"\n',
+        '#include "main.c"\n',
+        "#include </proc/self/fd/0>\n",
+        '#include "./x.h"\n',
+        '#include_next "../build/x.h"\n',
+        '#import "harness.s"\n',
+    ],
+)
+def test_an_include_that_could_read_the_unit_is_untrusted(program: str) -> None:
+    assert languages.included_untrusted(program) is not None
+    unit = languages.assert_unit("cpp", program, "int main() { return 0; }\n")
+    assert unit.untrusted is not None and "#i" in unit.untrusted
+
+
+def test_headers_by_name_are_trusted() -> None:
+    program = (
+        '#include <bits/stdc++.h>\n#include "bits/stdc++.h"\n#include<vector>\n%:include <map>\n'
+        "#  include <sys/types.h>\n#include_next <limits.h>\n#include <boost/x.hpp>\n"
+    )
+    assert languages.included_untrusted(program) is None
 
 
 _RUST_SHAPES = """

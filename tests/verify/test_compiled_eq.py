@@ -17,6 +17,7 @@ from reward_api.verify.compiled_eq import (
     java_source_text,
     jdk_types,
     qualify_java_types,
+    rename_cpp_test_functions,
     rewrite_cpp_equalities,
     rewrite_java_equals,
     rust_own_return_type,
@@ -60,6 +61,37 @@ def test_cpp_equalities_become_calls_of_the_trusted_eq(code: str, want: str) -> 
 @pytest.mark.parametrize("code", CPP_UNCHANGED)
 def test_cpp_equalities_whose_operands_are_unclear_stay_as_written(code: str) -> None:
     assert rewrite_cpp_equalities(code, "NS") == code
+
+
+RENAMED = [
+    ("template <typename T> bool compare(T a, T b){ return a == b; }\n"
+     "int main(int argc, char* argv[]) { if (!(compare(x0, false))) throw 1; }",
+     "template <typename T> bool compare_T(T a, T b){ return a == b; }\n"
+     "int main(int argc, char* argv[]) { if (!(compare_T(x0, false))) throw 1; }"),
+    ("bool issame(vector<int> a,vector<int>b){ return a == b; }\nint main(){ assert (issame(f({}) , {})); }",
+     "bool issame_T(vector<int> a,vector<int>b){ return a == b; }\nint main(){ assert (issame_T(f({}) , {})); }"),
+    # a member of the name stays the member; a global qualifier is the test's function
+    ("bool compare(string a, string b) { return a.compare(b) == 0 && ::compare(a, a); }",
+     "bool compare_T(string a, string b) { return a.compare(b) == 0 && ::compare_T(a, a); }"),
+    ("struct S { bool compare(int) const; };\nbool compare(int a) { return S().compare(a) && std::compare(a); }",
+     "struct S { bool compare(int) const; };\nbool compare_T(int a) { return S().compare(a) && std::compare(a); }"),
+    ("auto h(int x) -> int { return x; }\nint main() { return h(0); }",
+     "auto h_T(int x) -> int { return x; }\nint main() { return h_T(0); }"),
+    # declared, not defined: the program's function (an entry point)
+    ("int add(int, int);\nint main() { return add(1, -1); }", "int add(int, int);\nint main() { return add(1, -1); }"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("code", "want"), RENAMED)
+def test_cpp_functions_the_test_defines_are_renamed_where_the_test_uses_them(
+    code: str, want: str
+) -> None:
+    assert rename_cpp_test_functions(code, "_T") == want
+
+
+def test_cpp_entry_points_and_main_keep_their_names() -> None:
+    code = "int helper(int x) { return x; }\nint main() { return helper(0); }"
+    assert rename_cpp_test_functions(code, "_T", frozenset({"helper"})) == code
 
 
 def test_cpp_unbalanced_code_is_left_as_written() -> None:

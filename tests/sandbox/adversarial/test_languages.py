@@ -557,6 +557,205 @@ CASES: list[Case] = [
 ]  # fmt: skip
 BATCH = Batch("languages", CASES, timeout_s=1800.0)
 
+# C and C++ only, from an attack on the native harness (a batch of its own, so that a
+# change to the C/C++ unit is checked without building every language).
+MBCPP = _problem(
+    "cpp",
+    "\ntemplate <typename T> bool compare(T a, T b){ \n    return a == b; \n}\n\n"
+    "int main(int argc, char* argv[]) {\n    bool x0 = isNotPrime(2);\n"
+    '    if (!(compare(x0, false))) {\n        throw runtime_error("Exception -- test case 0 did not pass.");\n    }\n'
+    "    bool x1 = isNotPrime(10);\n"
+    '    if (!(compare(x1, true))) {\n        throw runtime_error("Exception -- test case 1 did not pass.");\n    }\n'
+    "    return 0;\n}\n",
+)
+HUMANEVAL_X = _problem(  # no return: main's implicit 0, also when called through a pointer
+    "cpp", "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (add(2, 3) == 5);\n}\n"
+)
+C_VOID_MAIN = _problem("c", "int main(void) {\n    assert(add(2, 3) == 5);\n    return 0;\n}\n")
+# the test's main gets another symbol, and the program's function the symbol "main"
+LABEL = (
+    'int main() __asm__("cr_test_main");\nint cr_entry(void) __asm__("main");\n'
+    "int cr_entry(void) { return 0; }\n"
+)
+PRAGMA = (
+    '#pragma redefine_extname main cr_test_main\nint cr_entry(void) __asm__("main");\n'
+    "int cr_entry(void) { return 0; }\n"
+)
+# The unit included from inside the program, in a namespace of its own (C: a nested
+# function, GNU C) with its own add, __assert_fail and the test's main there: calling that
+# main collects the text of every assertion, so add answers each from the test itself.
+PROBE_CPP = r"""#ifndef CR_ONCE
+#define CR_ONCE
+#include <bits/stdc++.h>
+using namespace std;
+static std::vector<std::string> cr_seen;
+namespace probe {
+int add(int, int) { return INT_MIN; }
+void NAME(const char *e, const char *, unsigned, const char *) { cr_seen.push_back(e); }
+#include __FILE__
+}
+int add(int a, int b) {
+    static bool ran = false;
+    if (!ran) { ran = true; probe::main(); }
+    std::string key = "add(" + std::to_string(a) + ", " + std::to_string(b) + ")";
+    for (auto &s : cr_seen) {
+        auto p = s.find(key);
+        if (p == std::string::npos) continue;
+        const char *q = s.c_str() + p + key.size();
+        while (*q == ' ' || *q == ',' || *q == '=') q++;
+        return (int)strtol(q, nullptr, 10);
+    }
+    return 0;
+}
+#endif
+"""
+PROBE_C = r"""#ifndef CR_ONCE
+#define CR_ONCE
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static char cr_seen[64][256];
+static int cr_n;
+static void cr_probe(void) {
+    int add(int a, int b) { return -987654321; }
+    void __assert_fail(const char *e, const char *f, unsigned l, const char *fn) {
+        if (cr_n < 64) { strncpy(cr_seen[cr_n], e, 255); cr_n++; }
+    }
+#include __FILE__
+    main();
+}
+int add(int a, int b) {
+    static int ran;
+    if (!ran) { ran = 1; cr_probe(); }
+    char key[64];
+    snprintf(key, sizeof key, "add(%d, %d)", a, b);
+    for (int i = 0; i < cr_n; i++) {
+        char *p = strstr(cr_seen[i], key);
+        if (!p) continue;
+        p += strlen(key);
+        while (*p == ' ' || *p == '=') p++;
+        return (int)strtol(p, NULL, 10);
+    }
+    return 0;
+}
+#endif
+"""
+HUMANEVAL_X_ISSAME = _problem(
+    "cpp",
+    "#undef NDEBUG\n#include<assert.h>\nbool issame(vector<int> a,vector<int>b){\n"
+    "    if (a.size()!=b.size()) return false;\n    for (int i=0;i<a.size();i++)\n    {\n"
+    "    if (a[i]!=b[i]) return false;\n    }\n    return true;\n}\nint main(){\n"
+    "    assert (issame(sort_array({}) , {}));\n    assert (issame(sort_array({5}) , {5}));\n"
+    "    assert (issame(sort_array({2, 4, 3, 0, 1, 5}) , {0, 1, 2, 3, 4, 5}));\n}\n",
+)
+HEAD_X = "#include<stdio.h>\n#include<math.h>\n#include<vector>\n#include<algorithm>\nusing namespace std;\n"
+MBCPP_HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n\nbool isNotPrime(int n) {\n"
+MBCPP_OK = MBCPP_HEAD + " return n > 9; }\n"
+MBCPP_BAD = MBCPP_HEAD + " return 0; }\n"
+NATIVE_CASES: list[Case] = [
+    # a lone CR is a newline to GCC, so "\\\r" splices a line (the scan knew only "\\\n")
+    exploit("c-cr-splice-assert-fail", C,
+            "#include <assert.h>\n#def\\\rine __assert_f\\\rail(...) ((void)0)\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-cr-splice-assert-fail", CPP,
+            CPP_BAD + "#def\\\rine __assert_f\\\rail(...) ((void)0)\nint add(int a, int b) { return 0; }\n"),
+    exploit("cpp-mbxp-cr-splice-throw", MBCPP, MBCPP_BAD + "#def\\\rine throw if (0) throw\n"),
+    control("c-honest-crlf", C,
+            "#include <assert.h>\r\n#define ADD(a, b) \\\r\n    ((a) + (b))\r\nint add(int a, int b) { return ADD(a, b); }\r\n"),
+    control("cpp-honest-lone-cr", CPP,
+            "#include <bits/stdc++.h>\r#define ADD(a, b) \\\r    ((a) + (b))\rint add(int a, int b) { return ADD(a, b); }\r"),
+    control("cpp-mbxp-honest", MBCPP, MBCPP_OK),
+    # asm labels: the harness called __real_main, the symbol main, which was the program's
+    exploit("c-asm-label-main", C, "int add(int a, int b) { return 0; }\n" + LABEL),
+    exploit("cpp-asm-label-main", CPP, CPP_BAD + "int add(int a, int b) { return 0; }\n" + LABEL),
+    exploit("c-pragma-extname-main", C, "int add(int a, int b) { return 0; }\n" + PRAGMA),
+    exploit("cpp-mbxp-asm-label-main", MBCPP,
+            MBCPP_BAD + 'int main(int, char**) __asm__("cr_test_main");\n'
+            'extern "C" int cr_entry(void) __asm__("main");\nextern "C" int cr_entry(void) { return 0; }\n'),
+    control("cpp-honest-humaneval-x-no-return", HUMANEVAL_X, CPP_OK),
+    control("c-honest-void-main", C_VOID_MAIN, C_OK),
+    # the unit read while compiling: #include __FILE__ (or its name) collects the test
+    exploit("cpp-include-self-probe", CPP, PROBE_CPP.replace("NAME", "__assert_fail")),
+    exploit("cpp-include-self-probe-cr", CPP, PROBE_CPP.replace("NAME", "__assert_f\\\rail")),
+    exploit("c-include-self-probe", C, PROBE_C),
+    exploit("c-include-self-by-name", C, PROBE_C.replace("#include __FILE__", '#include "main.c"')),
+    exploit("cpp-include-self-by-macro", CPP,
+            "#define SELF __FILE__\n" + PROBE_CPP.replace("NAME", "__assert_fail").replace("#include __FILE__", "#in\\\nclude /**/ SELF")),
+    control("cpp-honest-quoted-headers", CPP,
+            '#include "bits/stdc++.h"\n#include<vector>\n%:include <map>\n#include_next <limits.h>\n'
+            "using namespace std;\nint add(int a, int b) { return a + b; }\n"),
+    # overloads of the program that beat the test's own helpers
+    exploit("cpp-mbxp-compare-overload", MBCPP,
+            MBCPP_BAD + "bool compare(bool a, bool b) { return 1 == 1; }\nbool compare(int a, int b) { return 1 == 1; }\n"
+            "bool compare(std::string a, std::string b) { return 1 == 1; }\n"),
+    exploit("cpp-issame-initlist-overload", HUMANEVAL_X_ISSAME,
+            HEAD_X + "vector<int> sort_array(vector<int> a) { return a; }\n"
+            "bool issame(vector<int> a, std::initializer_list<int> b) { return a.size() >= 0; }\n"),
+    control("cpp-issame-honest", HUMANEVAL_X_ISSAME,
+            HEAD_X + "vector<int> sort_array(vector<int> a) { sort(a.begin(), a.end()); return a; }\n"),
+    control("cpp-mbxp-honest-own-compare", MBCPP,
+            "#include <bits/stdc++.h>\nusing namespace std;\nbool compare(int a, int b) { return a > b; }\n"
+            "bool isNotPrime(int n) {\n    vector<int> v{n, 9}; sort(v.begin(), v.end(), compare);\n"
+            "    return v[0] == n && n != 9; }\n"),
+    control("c-honest-quoted-headers", C,
+            '#include "assert.h"\n#include <sys/types.h>\n#include<stdio.h>\nint add(int a, int b) { return a + b; }\n'),
+]  # fmt: skip
+
+# The assembler reads a file of the build folder while the unit compiles, through inline
+# asm or a section name GCC writes into the assembly unquoted: .incbin of the unit embeds
+# the test's text (its expected values); of harness.s, the two halves of the report. The
+# unit now compiles from a pipe, and the harness is written only once it has.
+INCBIN_ADD = r"""extern const char cr_blob[];
+int add(int a, int b) {
+    char key[64];
+    snprintf(key, sizeof key, "add(%d, %d) == ", a, b);
+    const char *p = strstr(cr_blob, key);
+    return p ? atoi(p + strlen(key)) : 0;
+}
+"""
+# the harness's two arrays, read from its text: their XOR is the report, written before
+# the test runs, then an exit 0 (the channel holds exactly the report)
+INCBIN_FORGE = r"""#include <unistd.h>
+extern const char cr_blob[];
+static void cr_bytes(const char *label, unsigned char *out) {
+    const char *p = strstr(cr_blob, label);
+    p = p ? strstr(p, ".byte") : 0;
+    for (int i = 0; p && i < 16; i++) {
+        while (*p && (*p < '0' || *p > '9')) p++;
+        out[i] = (unsigned char)strtol(p, (char **)&p, 10);
+    }
+}
+__attribute__((constructor)) static void cr_forge(void) {
+    unsigned char a[16] = {0}, b[16] = {0};
+    char out[32];
+    cr_bytes(".Lcr_a:", a);
+    cr_bytes(".Lcr_b:", b);
+    for (int i = 0; i < 16; i++) {
+        out[2 * i] = "0123456789abcdef"[(a[i] ^ b[i]) >> 4];
+        out[2 * i + 1] = "0123456789abcdef"[(a[i] ^ b[i]) & 15];
+    }
+    write(3, out, 32);
+    _exit(0);
+}
+int add(int a, int b) { return 0; }
+"""
+INCBIN_HEAD = "#include <assert.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n"
+INCBIN_CASES: list[Case] = [
+    exploit("c-asm-incbin-unit", C,
+            INCBIN_HEAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"main.c\\"\\n.byte 0\\n.previous\\n");\n'
+            + INCBIN_ADD),
+    exploit("c-asm-incbin-harness", C,
+            INCBIN_HEAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"harness.s\\"\\n.byte 0\\n.previous\\n");\n'
+            + INCBIN_FORGE),
+    exploit("cpp-asm-incbin-unit-by-file", CPP,
+            CPP_BAD + '__asm__(".section .rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"" __FILE__ "\\"\\n.byte 0\\n.previous\\n");\n'
+            + INCBIN_ADD.replace("extern const", 'extern "C" const').replace(") == ", ") , ")),  # ns::eq(x , y)
+    exploit("c-section-name-incbin-unit", C,
+            INCBIN_HEAD + '__attribute__((section(".rodata\\n.globl cr_blob\\ncr_blob:\\n.incbin \\"main.c\\"\\n'
+            '.byte 0\\n.section .data #"))) int cr_x = 1;\n' + INCBIN_ADD),
+]  # fmt: skip
+NATIVE = Batch("languages-native", NATIVE_CASES + INCBIN_CASES, timeout_s=900.0)
+
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
@@ -577,3 +776,8 @@ def test_every_language_has_an_exploit_and_a_control() -> None:
 @pytest.mark.parametrize("name", BATCH.names)
 def test_language_exploits_earn_nothing_and_controls_pass(verifier, name):
     BATCH.check(verifier, name)
+
+
+@pytest.mark.parametrize("name", NATIVE.names)
+def test_native_exploits_earn_nothing_and_controls_pass(verifier, name):
+    NATIVE.check(verifier, name)
