@@ -534,7 +534,8 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     source = "c++" if unit.recipe == "cpp" else "c"
     compile_unit = [cc, *flags, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
-    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main", *libs]
+    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main"]
+    link += libs
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
