@@ -556,6 +556,18 @@ CASES: list[Case] = [
     exploit("rust-trait-on-guard-buffer", RUST_TWO, RUST_TRAIT_CAPTURE),
 ]  # fmt: skip
 BATCH = Batch("languages", CASES, timeout_s=1800.0)
+EVASIVE = frozenset({
+    "go-mbxp-json-is-another-package", "go-mbxp-shadow-json-reflect", "go-test-fuzzworker",
+    "go-testify-shadow", "java-proxy-elements", "java-proxy-in-the-boot-loader",
+    "java-shadow-arrays", "java-shadow-arrays-after-a-carriage-return",
+    "java-shadow-arrays-ignorable-character", "java-shadow-arrays-unicode-escape",
+    "java-unmodifiable-set-of-a-lying-set", "rust-foreign-exception",
+    "rust-foreign-exception-multi", "rust-include-self-source", "rust-shadow-Some",
+    "rust-shadow-String-from", "rust-shapes-result-err", "rust-shapes-should-panic-does-not",
+})  # fmt: skip
+"""Exploits a red team wrote to slip past the hack gate (aliases, computed names, spellings
+its rules do not read): the execution refuses them, and the gate is not asked to flag
+them (tests/verify/static/test_static_languages.py)."""
 
 # C and C++ only, from an attack on the native harness (a batch of its own, so that a
 # change to the C/C++ unit is checked without building every language).

@@ -21,7 +21,7 @@ import pytest
 from reward_api.schemas import Problem, Sample
 from reward_api.verify.pipeline import Job, Verifier
 from reward_api.verify.static_analysis import HACKING, RULES_DIR, is_hacking, scan_programs
-from tests.sandbox.adversarial.test_languages import CASES
+from tests.sandbox.adversarial.test_languages import CASES, EVASIVE
 
 MBXP = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "mbxp"
 MBXP_SETS = {"cpp": ("mbcpp_release_v1.2", "mbcpp_samples"),
@@ -112,7 +112,8 @@ def test_adversarial_exploits_are_flagged_and_honest_controls_are_not() -> None:
     # plain wrong answers, no trick in their source: only the tests can reject them
     plain_wrong = {"java-assert-only-wrong", "js-console-assert-fails"}
     assert flagged & honest == set()
-    assert flagged == {c.name for c in CASES if not c.honest} - plain_wrong
+    assert flagged == {c.name for c in CASES if not c.honest} - plain_wrong - EVASIVE
+    assert EVASIVE <= {c.name for c in CASES if not c.honest}
 
 
 def test_a_mixed_language_batch_keeps_each_finding_on_its_program() -> None:
