@@ -34,7 +34,7 @@ GO_SEED = "/usr/lib/codereward/gocache"
 # keeps the two copies equal: this file runs inside a root, without the package)
 NODE_SNAPSHOT = "/usr/lib/codereward/node.blob"
 GOLD = "-fuse-ld=gold"
-RUST_FAST = ("-C", "strip=debuginfo", "-C", f"link-arg={GOLD}", "-C", "lto=off", "-C", "embed-bitcode=no")  # fmt: skip
+RUST_FAST = ("-C", "strip=symbols", "-C", f"link-arg={GOLD}", "-C", "lto=off", "-C", "embed-bitcode=no")  # fmt: skip
 BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8"}
 # Go without network or modules: testify is Debian's GOPATH source (and its installed
 # archives); the build cache must be writable, so it lives in the cell's /tmp.
@@ -52,7 +52,7 @@ for T in /usr/lib/go/pkg/tool/linux_*; do :; done
 P=/usr/lib/go/pkg/${T##*/} G=$GOPATH/pkg/${T##*/}
 if [ -x "$T/compile" ] && [ -x "$T/link" ]; then
   if "$T/compile" -p main -complete -pack -c=2 -D "_$PWD" -I "$P" -I "$G" -o _go_.a "./$src" >_go_.err 2>&1; then
-    if "$T/link" -buildmode=exe -L "$P" -L "$G" -o "$out" _go_.a >_go_.err 2>&1; then
+    if "$T/link" -buildmode=exe -s -w -L "$P" -L "$G" -o "$out" _go_.a >_go_.err 2>&1; then
       rm -f _go_.a _go_.err; exit 0
     fi
   elif ! grep -qE 'could not import|embed' _go_.err; then
@@ -60,7 +60,7 @@ if [ -x "$T/compile" ] && [ -x "$T/link" ]; then
   fi
   rm -f _go_.a _go_.err "$out"
 fi
-exec go build -o "$out" "$src"
+exec go build -ldflags="-s -w" -o "$out" "$src"
 """
 # The go command's own build, without the go command: reward_api/verify/languages.py's
 # GO_BUILD (the verifier's Go recipe; test_verifier checks the two are the same text).
@@ -117,9 +117,9 @@ _JAVAC_SERVER = Server("JavacServer.java", ("javac", "-d", ".", "JavacServer.jav
 _GO = dict(GO_ENV)
 RECIPES: dict[str, Recipe] = {
     # the recommended recipe of each language is the one named by the language
-    "c": _r("cpp", "main.c", ["gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-o", "prog", "main.c", "-lm"], ["./prog"]),
+    "c": _r("cpp", "main.c", ["gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.c", "-lm"], ["./prog"]),
     "c-plain": _r("cpp", "main.c", ["gcc", "-std=gnu11", "-O2", "-pipe", "-o", "prog", "main.c", "-lm"], ["./prog"]),
-    "cpp": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", f"-I{PCH_DIR}", GOLD, "-o", "prog", "main.cpp"], ["./prog"]),
+    "cpp": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", f"-I{PCH_DIR}", GOLD, "-s", "-o", "prog", "main.cpp"], ["./prog"]),
     "cpp-bfd": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", f"-I{PCH_DIR}", "-o", "prog", "main.cpp"], ["./prog"]),
     "cpp-nopch": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O2", "-pipe", "-o", "prog", "main.cpp"], ["./prog"]),
     "cpp-O0": _r("cpp", "main.cpp", ["g++", "-std=gnu++17", "-O0", "-pipe", "-o", "prog", "main.cpp"], ["./prog"]),
@@ -152,7 +152,7 @@ RECIPES: dict[str, Recipe] = {
     "go": _r("go", "main.go", ["go", "build", "-o", "prog", "main.go"], ["./prog"], **_GO),
     "go-direct": _r("go", "main.go", ["sh", "-c", GO_BUILD, "go-build", "main.go", "prog"], ["./prog"], **_GO),
     "go-stripped": _r("go", "main.go", ["go", "build", "-ldflags=-s -w", "-o", "prog", "main.go"], ["./prog"], **_GO),
-    "go-test": _r("go", "main_test.go", ["go", "test", "-c", "-o", "prog.test", "main_test.go"], ["./prog.test"],
+    "go-test": _r("go", "main_test.go", ["go", "test", "-c", "-ldflags=-s -w", "-o", "prog.test", "main_test.go"], ["./prog.test"],
                   seed_cache=GO_SEED, **_GO),
     "go-test-noseed": _r("go", "main_test.go", ["go", "test", "-c", "-o", "prog.test", "main_test.go"], ["./prog.test"], **_GO),
     "go-test-novet": _r("go", "main_test.go", ["go", "test", "-vet=off", "-c", "-o", "prog.test", "main_test.go"],
