@@ -61,6 +61,9 @@ def _start(tmp_path: Path, samples: int) -> subprocess.Popen[bytes]:
         [CODEREWARD, "verify", str(problems), str(sample_file), "--sandbox", "docker",
          "--workers", "2", "-q", "-o", str(tmp_path / "out.jsonl")],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        # a shell's background job inherits SIGINT ignored (so does a CI launched with &),
+        # and an ignored SIGINT is not ours to clean up after: start from the default
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
 
 
