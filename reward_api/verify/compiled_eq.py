@@ -279,6 +279,65 @@ def rename_cpp_test_functions(code: str, suffix: str, keep: frozenset[str] = fro
     taking an ``initializer_list``) can be chosen over it. ``main`` and the names in
     ``keep`` (the problem's entry points) keep their names."""
     toks = _tokens(code)
+    names = _namespace_functions(toks) - keep
+    if not names:
+        return code
+    members = _member_declarations(toks)
+    out = code
+    for k in range(len(toks) - 1, -1, -1):
+        t = toks[k]
+        if t.kind != "id" or t.text not in names or k in members:
+            continue
+        before = toks[k - 1].text if k > 0 else ""
+        if before in (".", "->") or (
+            before == "::"
+            and k > 1
+            and (
+                toks[k - 2].text == ">"
+                or (toks[k - 2].kind == "id" and toks[k - 2].text not in _WORDS)
+            )
+        ):
+            continue
+        out = out[: t.end] + suffix + out[t.end :]
+    return out
+
+
+_CPP_STD_FUNCTIONS = frozenset({
+    "abs", "fabs", "labs", "llabs", "fabsf", "fabsl", "round", "lround", "llround", "floor",
+    "ceil", "trunc", "sqrt", "cbrt", "pow", "exp", "log", "log2", "log10", "fmod", "hypot",
+    "min", "max", "fmin", "fmax", "isnan", "isinf", "isfinite", "signbit", "equal",
+    "accumulate", "count", "find", "sort", "reverse", "to_string", "stoi", "stol", "stoll",
+    "stod", "swap",
+})  # fmt: skip
+"""Standard functions a test calls unqualified (``abs(f(x) - 0.5) < 1e-4``, ``max(a, b)``)
+that a program could overload for a type of its own."""
+
+
+def qualify_cpp_std_calls(test: str, program: str, keep: frozenset[str] = frozenset()) -> str:
+    """``test`` (C++) with each unqualified call of a standard function that the program
+    also defines (an ``abs(R)`` for the ``R`` its entry point returns, beside an
+    ``operator-(R, double)``: then ``abs(f(x) - 0.5) < 1e-4`` held for any answer) made
+    a call of ``::std::`` itself, so no overload of the program's can be chosen. Calls the
+    program does not overload, and the problem's entry points (``keep``: a task whose
+    function is called ``count``), keep their text."""
+    own = (_namespace_functions(_tokens(program)) & _CPP_STD_FUNCTIONS) - keep
+    if not own:
+        return test
+    toks = _tokens(test)
+    out = test
+    for k in range(len(toks) - 2, -1, -1):
+        t = toks[k]
+        if t.kind != "id" or t.text not in own or toks[k + 1].text != "(":
+            continue
+        if k > 0 and toks[k - 1].text in (".", "->", "::", "~"):
+            continue
+        out = out[: t.start] + "::std::" + out[t.start :]
+    return out
+
+
+def _namespace_functions(toks: list[_Tok]) -> set[str]:
+    """The functions a C++ text defines at namespace scope: a name, its parameters, then
+    its body (after qualifiers and a trailing return type)."""
     names: set[str] = set()
     i = 0
     while i < len(toks):
@@ -302,27 +361,7 @@ def rename_cpp_test_functions(code: str, suffix: str, keep: frozenset[str] = fro
             if k < len(toks) and toks[k].text == "{":
                 names.add(t.text)
         i += 1
-    names -= keep
-    if not names:
-        return code
-    members = _member_declarations(toks)
-    out = code
-    for k in range(len(toks) - 1, -1, -1):
-        t = toks[k]
-        if t.kind != "id" or t.text not in names or k in members:
-            continue
-        before = toks[k - 1].text if k > 0 else ""
-        if before in (".", "->") or (
-            before == "::"
-            and k > 1
-            and (
-                toks[k - 2].text == ">"
-                or (toks[k - 2].kind == "id" and toks[k - 2].text not in _WORDS)
-            )
-        ):
-            continue
-        out = out[: t.end] + suffix + out[t.end :]
-    return out
+    return names
 
 
 def _member_declarations(toks: list[_Tok]) -> set[int]:

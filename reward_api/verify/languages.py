@@ -667,12 +667,14 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
     the program compiles to the same code as in plain execution's unit (even where its
     undefined behaviour makes the code depend on the unit's layout); the functions the C++
     test defines (its ``compare``, ``issame``) renamed with the tag, except ``keep``
-    (``compiled_eq.rename_cpp_test_functions``). Last, ``_main_entry``: the harness's
+    (``compiled_eq.rename_cpp_test_functions``), and its unqualified calls of standard
+    functions the program overloads made calls of ``::std::`` (``qualify_cpp_std_calls``). Last, ``_main_entry``: the harness's
     pointer to the test's ``main``."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
     if cpp:
         ns = f"__cr_eq_{tag}"
         test = compiled_eq.rename_cpp_test_functions(test, f"__cr_{tag}", keep)
+        test = compiled_eq.qualify_cpp_std_calls(test, program, keep)
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"

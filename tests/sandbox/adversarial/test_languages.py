@@ -665,6 +665,18 @@ HEAD_X = "#include<stdio.h>\n#include<math.h>\n#include<vector>\n#include<algori
 MBCPP_HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n\nbool isNotPrime(int n) {\n"
 MBCPP_OK = MBCPP_HEAD + " return n > 9; }\n"
 MBCPP_BAD = MBCPP_HEAD + " return 0; }\n"
+CPP_ABS = {
+    "language": "cpp",
+    "tests": [
+        {
+            "type": "assert",
+            "code": "#undef NDEBUG\n#include<assert.h>\nint main(){\n"
+            "    assert (abs(truncate_number(3.5) - 0.5) < 1e-4);\n"
+            "    assert (abs(truncate_number(1.25) - 0.25) < 1e-4);\n}\n",
+        }
+    ],
+}
+CPP_ABS_HEAD = "#include<stdio.h>\n#include<math.h>\n#include<vector>\n#include<algorithm>\nusing namespace std;\n"
 NATIVE_CASES: list[Case] = [
     # a lone CR is a newline to GCC, so "\\\r" splices a line (the scan knew only "\\\n")
     exploit("c-cr-splice-assert-fail", C,
@@ -711,6 +723,16 @@ NATIVE_CASES: list[Case] = [
             "    return v[0] == n && n != 9; }\n"),
     control("c-honest-quoted-headers", C,
             '#include "assert.h"\n#include <sys/types.h>\n#include<stdio.h>\nint add(int a, int b) { return a + b; }\n'),
+    # a program's own abs for the type its function returns, beside an operator- of it:
+    # the test's abs(f(x) - 0.5) < 1e-4 held for any answer; the test's calls of standard
+    # functions the program overloads are the standard library's own
+    exploit("cpp-abs-overload-on-own-type", CPP_ABS,
+            CPP_ABS_HEAD + "struct R { float v; };\nR truncate_number(float n) { return R{n}; }\n"
+            "R operator-(R a, double b) { return a; }\nfloat abs(R) { return 0.0f; }\n"),
+    control("cpp-abs-honest", CPP_ABS, CPP_ABS_HEAD + "float truncate_number(float n) { return n - int(n); }\n"),
+    control("cpp-own-max-beside-std-max", CPP_ABS,
+            CPP_ABS_HEAD + "struct P { int a; };\nP max(P x, P y) { return x.a > y.a ? x : y; }\n"
+            "float truncate_number(float n) { return n - int(max(P{int(n)}, P{0}).a); }\n"),
 ]  # fmt: skip
 
 # The assembler reads a file of the build folder while the unit compiles, through inline
