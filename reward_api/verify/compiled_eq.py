@@ -1271,8 +1271,9 @@ _JS_PRELUDE = r"""'use strict';
     for (let n; got < 32 && (n = fs.readSync(4, nb, got, 32 - got, null)) > 0; ) got += n;
     fs.closeSync(4);
   } catch (e) {}
-  const nonce = got === 32 ? nb.toString('latin1') : null;
-  nb.fill(0);
+  // kept as the buffer's bytes, off V8's heap: a heap snapshot (v8.writeHeapSnapshot)
+  // holds every string, never a buffer's contents
+  const nonce = got === 32 ? nb : null;
   const Module = require('module');
   const load0 = Module._load;
   const banned = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);

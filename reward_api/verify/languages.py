@@ -774,20 +774,23 @@ def _java_harness(name: str) -> str:
     """The run class: reads the nonce from fd 4 into a local of its own frame before the
     test (and so any program code) runs, calls the test's ``Main.main``, then writes the
     nonce on the pass channel and halts (no shutdown hook or finalizer of the program runs
-    after it). Neither its class file nor any field holds the nonce."""
+    after it). Neither its class file nor any field holds the nonce, nor the Java heap: it
+    travels in a direct buffer, outside what a heap dump of the program's writes out."""
     return (
         f"class {name} {{\n"
         "    public static void main(java.lang.String[] args) throws java.lang.Throwable {\n"
-        "        byte[] out = new byte[32];\n"
-        "        int got = 0;\n"
-        '        try (java.io.FileInputStream r = new java.io.FileInputStream("/proc/self/fd/4")) {\n'
-        "            for (int n; got < 32 && (n = r.read(out, got, 32 - got)) > 0; ) got += n;\n"
+        "        java.nio.ByteBuffer out = java.nio.ByteBuffer.allocateDirect(32);\n"
+        "        try (java.nio.channels.FileChannel r = java.nio.channels.FileChannel.open(\n"
+        '                java.nio.file.Path.of("/proc/self/fd/4"), java.nio.file.StandardOpenOption.READ)) {\n'
+        "            while (out.hasRemaining() && r.read(out) > 0) { }\n"
         "        }\n"
-        "        if (got != 32) java.lang.Runtime.getRuntime().halt(3);\n"
+        "        if (out.hasRemaining()) java.lang.Runtime.getRuntime().halt(3);\n"
+        "        out.flip();\n"
         "        Main.main(args);\n"
-        '        java.io.FileOutputStream w = new java.io.FileOutputStream("/proc/self/fd/3");\n'
-        "        w.write(out);\n"
-        "        w.flush();\n"
+        "        try (java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(\n"
+        '                java.nio.file.Path.of("/proc/self/fd/3"), java.nio.file.StandardOpenOption.WRITE)) {\n'
+        "            while (out.hasRemaining()) w.write(out);\n"
+        "        }\n"
         "        java.lang.Runtime.getRuntime().halt(0);\n"
         "    }\n}\n"
     )
