@@ -349,11 +349,12 @@ def stdio_unit(language: str, program: str) -> Unit:
 
 @dataclass(frozen=True)
 class _Secret:
-    """A build's pass report and how its harness holds it: never as the report's text (a
-    program that greps its own binary, class files, command line or prelude for 32 hex
-    digits finds nothing), but as two random 16-byte arrays ``a`` and ``b`` whose XOR is
-    the report's bytes, turned into hex only when the test has ended. The harness's own
-    names carry ``tag``, drawn apart from the nonce (symbol names are in the binary)."""
+    """A build's pass report and how a native harness (C, C++, Go) holds it: never as the
+    report's text (a program that greps its own binary or command line for 32 hex digits
+    finds nothing), but as two random 16-byte arrays ``a`` and ``b`` whose XOR is the
+    report's bytes, turned into hex only when the test has ended. Java and node never see
+    the arrays: their harness reads ``nonce`` from fd 4 (``Unit.nonce_fd``). The harness's
+    own names carry ``tag``, drawn apart from the nonce."""
 
     nonce: str
     tag: str
