@@ -62,6 +62,12 @@ only request it may make). Comparisons, hashing and arithmetic on a handle never
 program: its objects are equal only to themselves or, when their class defines ``__eq__``,
 by class and attributes, so no ``__eq__`` it defines is ever asked.
 
+One process: a compiled test whose build says ``one_process`` (C, C++, Go and Rust:
+``reward_api.verify.languages.ONE_PROCESS``) is exec'd under a seccomp filter
+(``_one_process_exec``, x86-64) that lets it start threads but no child process and no
+second program, so it cannot run its own test binary to read the expected values from
+a failing run's messages.
+
 Cleanliness: after each test every process of the cell but the runner dies
 (``kill(-1, SIGKILL)``); after each sample ``/tmp`` and ``/dev/shm`` are wiped without
 recursion, System V IPC objects are removed, and anything left over is reported as an
@@ -2495,16 +2501,110 @@ def _wipe_ipc():
 
 
 def _exec(test):
-    """Become the compiler or the compiled program of a test (languages other than Python)."""
+    """Become the compiler or the compiled program of a test (languages other than Python);
+    a test whose build says ``one_process`` becomes it under ``_one_process_exec``."""
     try:
         os.chdir(test["cwd"])
         env = dict(os.environ)
         env.update(test.get("env") or {})
         argv = [str(a) for a in test["argv"]]
+        if test.get("one_process"):
+            _one_process_exec(argv, env)
+            os._exit(126)  # the filter could not be installed: no run without it
         os.execvpe(argv[0], argv, env)
     except BaseException:
         pass
     os._exit(127)
+
+
+_AUDIT_ARCH_X86_64 = 0xC000003E
+_X86_64 = {"clone": 56, "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "clone3": 435}
+_CLONE_THREAD = 0x10000
+_RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
+_EPERM, _ENOSYS = 1, 38
+
+
+def _one_process_filter(path_address):
+    """The seccomp program of a ``one_process`` test (x86-64): no new process (``fork``,
+    ``vfork``, a ``clone`` without ``CLONE_THREAD``: EPERM; ``clone3``, whose flags a filter
+    cannot read: ENOSYS, so the C library falls back to ``clone`` for its threads) and no
+    other program (``execveat``, and every ``execve`` but the one whose path is the
+    runner's own buffer at ``path_address``, in the address space the exec replaces);
+    the x32 and i386 system calls: EPERM. Everything else is allowed."""
+    import struct
+
+    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    lo, hi = path_address & 0xFFFFFFFF, path_address >> 32
+    n = _X86_64
+    # (code, k, label if true, label if false); a label names an instruction below
+    code = [
+        (ld, 4, None, None), (jeq, _AUDIT_ARCH_X86_64, None, "eperm"),
+        (ld, 0, None, None), (jge, 0x40000000, "eperm", None),
+        (jeq, n["fork"], "eperm", None), (jeq, n["vfork"], "eperm", None),
+        (jeq, n["execveat"], "eperm", None), (jeq, n["clone3"], "enosys", None),
+        (jeq, n["clone"], "clone", None), (jeq, n["execve"], "execve", None),
+        (ret, _RET_ALLOW, None, None),
+        ("clone", ld, 16, None, None), (jset, _CLONE_THREAD, "allow", "eperm"),
+        ("execve", ld, 16, None, None), (jeq, lo, None, "eperm"),
+        (ld, 20, None, None), (jeq, hi, "allow", "eperm"),
+        ("allow", ret, _RET_ALLOW, None, None),
+        ("eperm", ret, _RET_ERRNO | _EPERM, None, None),
+        ("enosys", ret, _RET_ERRNO | _ENOSYS, None, None),
+    ]
+    labels, rows = {}, []
+    for i, row in enumerate(code):
+        if isinstance(row[0], str):
+            labels[row[0]] = i
+            row = row[1:]
+        rows.append(row)
+    out = b""
+    for i, (op, k, t, f) in enumerate(rows):
+        jt = labels[t] - i - 1 if t else 0
+        jf = labels[f] - i - 1 if f else 0
+        out += struct.pack("<HBBI", op, jt, jf, k)
+    return out
+
+
+def _one_process_exec(argv, env):
+    """``execve`` the test's program with ``_one_process_filter`` installed, so it runs as
+    this one process and this one program: it can start threads, but no child and no
+    other program. A program that runs its own test binary as a child (or execs it anew
+    from an exit handler) reads the test's failure messages, which print the expected
+    values (libtest's ``right: 5``, testify's ``expected: 5``, an ``assert``'s text), and
+    answers the real run from them. Returns only when it could not exec (on a machine
+    other than x86-64 the filter is not written: the program runs without it)."""
+    import ctypes
+
+    path = argv[0]
+    if "/" not in path:  # execvpe's search, over the test's PATH
+        for d in (env.get("PATH") or os.defpath).split(os.pathsep):
+            cand = os.path.join(d or ".", path)
+            if os.path.isfile(cand) and os.access(cand, os.X_OK):
+                path = cand
+                break
+    import platform
+
+    if platform.machine() not in ("x86_64", "AMD64"):
+        os.execve(path, argv, env)
+    libc = ctypes.CDLL(None, use_errno=True)
+    c_path = ctypes.create_string_buffer(os.fsencode(path))
+    strings = [os.fsencode(a) for a in argv]
+    c_argv = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
+    pairs = [os.fsencode(f"{k}={v}") for k, v in env.items()]
+    c_env = (ctypes.c_char_p * (len(pairs) + 1))(*pairs, None)
+    prog = _one_process_filter(ctypes.addressof(c_path))
+    c_prog = ctypes.create_string_buffer(prog, len(prog))
+
+    class _Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = _Fprog(len(prog) // 8, ctypes.addressof(c_prog))
+    ul = ctypes.c_ulong
+    if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
+        return
+    if libc.prctl(22, ul(2), ctypes.byref(fprog), ul(0), ul(0)) != 0:  # SECCOMP_MODE_FILTER
+        return
+    libc.execve(c_path, c_argv, c_env)
 
 
 class _Builds:
@@ -2593,7 +2693,8 @@ class _Builds:
                     "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
         spec = self.specs[i]
         argv = list(spec["run"]) + list(test.get("args") or ())
-        t = dict(test, argv=argv, cwd=built["dir"], env=spec.get("env"))
+        t = dict(test, argv=argv, cwd=built["dir"], env=spec.get("env"),
+                 one_process=bool(spec.get("one_process")))
         limits = dict(job)
         if spec.get("as_extra_mb"):  # a JVM reserves address space far beyond what it uses
             limits["memory_mb"] = int(job.get("memory_mb", 512)) + int(spec["as_extra_mb"])

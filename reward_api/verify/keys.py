@@ -17,7 +17,7 @@ from typing import Any
 
 from reward_api.schemas import Problem, RewardSettings
 
-RUNTIME_VERSION = "runner-8"
+RUNTIME_VERSION = "runner-9"
 """Bump when the runner or grading changes what a result would be."""
 _PROBLEM_EXCLUDE = frozenset({"id", "prompt", "difficulty", "source"})
 

@@ -47,7 +47,11 @@ Trust, per test type:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
   global constructor, static block, ``init``, exit handler, shutdown hook, panic hook, or
   ``process.exit`` anywhere) is never a pass, and a program that writes on fd 3 itself
-  spoils its own report. Where the harness runs before any program code (Java's run
+  spoils its own report. A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  start threads but neither a child nor another program (the runner's seccomp filter), so
+  a program cannot run its own test binary again to read the expected values from a
+  failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
+  answer from them. Where the harness runs before any program code (Java's run
   class, node's prelude), the nonce is not in the build at all: the runner hands it over
   on fd 4 when the test starts, and the harness reads and closes that pipe first and
   keeps the nonce in a local (a class file or a prelude is a file the program can read;
@@ -103,7 +107,10 @@ not out of it. Not covered: a program that reads its own executable, source or m
 (``/proc/self/exe``, the unit's file) and finds a native build's nonce there despite its
 split form, or the test, and replays it; a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
-to read the prelude's closure; comparisons other than equality on containers (``<``) and comparisons
+to read the prelude's closure; a Java or node program that runs its own test again as a
+child (or any native one on a machine other than x86-64, where the one-process filter is
+not written) and reads the expected values from that run's failure messages;
+comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
 not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
 Go has no operator overloading and testify compares by reflection (a lying
@@ -483,6 +490,16 @@ def compile_server(recipe: str) -> dict[str, Any] | None:
             "memory_mb": COMPILE_MEMORY_MB, "max_procs": MAX_PROCS}  # fmt: skip
 
 
+ONE_PROCESS = frozenset({"c", "cpp", "go", "go-test", "rust", "rust-test"})
+"""Recipes whose runs are one process running one program (the runner's
+``_one_process_exec``: threads, but no child and no second ``execve``). A program that
+ran its own test binary again as a child, its pass channel closed on exec, read the
+failure messages of that run (libtest's ``right: `5` ``, testify's ``expected: 5``,
+``assert``'s text), which print the test's expected values, and answered the real run
+from them: a self-run oracle no text scan sees (``Command::new("./prog")``,
+``exec.Command(os.Args[0])``)."""
+
+
 def build_spec(
     unit: Unit, memory_mb: int, compile_time_s: float = COMPILE_TIME_S
 ) -> dict[str, Any]:
@@ -507,6 +524,8 @@ def build_spec(
         spec["as_extra_mb"] = JVM_EXTRA_MB
     if unit.recipe in ("go", "go-test"):
         spec["as_extra_mb"] = GO_EXTRA_MB
+    if unit.recipe in ONE_PROCESS:
+        spec["one_process"] = True
     spec["max_procs"] = MAX_PROCS
     spec["compile"] = compile_argv
     if unit.recipe in WARM_MODES:
