@@ -1123,7 +1123,39 @@ def rust_untrusted(program: str, test: str) -> str | None:
             "(it could replace the C library's abort, write or exit for the test and its "
             "harness): a test cannot trust it"
         )
-    return rust_reads_files(program) or rust_own_return_type(program, test)
+    return (
+        rust_extern_crate(program)
+        or rust_reads_files(program)
+        or rust_own_return_type(program, test)
+    )
+
+
+_RUST_EXTERN = re.compile(r"(?<![A-Za-z0-9_$])extern(?![A-Za-z0-9_])")
+_RUST_EXTERN_OK = re.compile(r"\s*(?:\{|fn\b|crate\s+(?:r#)?(?!self\b)[A-Za-z_]\w*\s*;)")
+
+
+def rust_extern_crate(program: str) -> str | None:
+    """Why a Rust program is untrusted, if it declares an ``extern crate`` other than a
+    plain ``extern crate name;`` of another crate: ``extern crate self as std;`` (or ``as
+    core``) puts the program's own crate where every ``::std::`` and ``::core::`` path of
+    the harness and the test resolves, so the prelude names the harness imports for the
+    test (``::std::prelude::rust_2021::Some``) were the program's, and its ``fn Some``
+    returned ``None``. Every ``extern`` of the program's code (comments and literals
+    blanked, so an ABI string is blank) must begin an ``extern {`` block, an ``extern
+    fn`` or a plain ``extern crate name;``: an alias, ``self``, or a macro's fragment
+    after it (``$e crate self as std`` with ``m!(extern)``) is untrusted, since a macro
+    cannot make the keyword from anything but the word itself. Honest benchmark programs
+    declare no extern crate at all (2015's ``extern crate rand;`` names a crate the
+    verifier does not have)."""
+    blanked = rust_blank(program)
+    for m in _RUST_EXTERN.finditer(blanked):
+        if _RUST_EXTERN_OK.match(blanked, m.end()) is None:
+            text = " ".join(blanked[m.start() : m.end() + 40].split())
+            return (
+                f"the program has `{text[:40]}`, an extern crate that can stand where the "
+                "test's ::std and ::core paths resolve: a test cannot trust it"
+            )
+    return None
 
 
 def rust_reads_files(program: str) -> str | None:

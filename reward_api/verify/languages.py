@@ -63,8 +63,12 @@ Trust, per test type:
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
   test (textual scope: the later definition wins), and the prelude's names (``Some``,
-  ``Ok``, ``String``, ...) are imported explicitly after the test's ``use super::*``, so
-  a program's ``fn Some`` does not reach the test through the glob; Go: the packages the test names
+  ``Ok``, ``String``, ...), the primitive types and the crates ``std`` and ``core`` are
+  imported explicitly after the test's ``use super::*`` and at the start of each test
+  function's body, so a program's ``fn Some``, ``mod std`` or ``mod f64`` reaches the
+  test neither through the glob nor at the crate root (MultiPL-E's test functions);
+  a test that has no ``#[test]`` but a ``fn main()`` (MultiPL-E's raw shape, which
+  ``--test`` would never run) has that ``main`` as its test function; Go: the packages the test names
   (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
   does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
   not the test's ``json`` (a program that imports another package under such a name is
@@ -94,7 +98,9 @@ Trust, per test type:
   cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
   or ``include`` outside its comments and literals (they would read the unit, test and
   all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
-  read nothing without them), and so does one that defines symbols (``#[no_mangle]``,
+  read nothing without them), and so does an ``extern crate`` other than a plain one
+  (``extern crate self as std`` made every ``::std::`` path of the harness the program's),
+  and so does one that defines symbols (``#[no_mangle]``,
   ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
   abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
   above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
@@ -1022,6 +1028,12 @@ RUST_PRELUDE = ("Copy", "Send", "Sized", "Sync", "Unpin", "Drop", "Fn", "FnMut",
 """The names of Rust 2021's prelude: a program's ``fn Some`` or ``struct String`` reaches a
 test module through its ``use super::*`` (a glob import shadows the prelude), so the
 harness imports these explicitly there (an explicit import shadows a glob)."""
+RUST_PRIMITIVES = ("bool", "char", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize",
+                   "str", "u8", "u16", "u32", "u64", "u128", "usize")  # fmt: skip
+"""The primitive types, which a program's ``mod f64 { pub const EPSILON: f64 = 1e300; }``
+shadows in a path (``f64::EPSILON``) wherever its items are in scope; imported explicitly
+from ``::std::primitive``, as the crates ``std`` and ``core`` are from ``::std`` and
+``::core`` (a program's ``mod std`` made the test's ``std::f64::EPSILON`` its own)."""
 _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq",
                    "debug_assert_ne", "panic", "unreachable", "todo", "unimplemented", "vec",
                    "format", "matches", "print", "println", "eprint", "eprintln", "write",
@@ -1042,7 +1054,9 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
     lines: list[str] = []
+    test = _rust_main_as_test(test)
     blanked = compiled_eq.rust_blank(test)
+    uses = _rust_test_uses(test)
     pieces: list[str] = []
     at = 0
     for m in _RUST_TEST_FN.finditer(test):
@@ -1059,7 +1073,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         drawn.append(secret)
         lines.append(f"{secret.nonce} {m.group(3)}\n")
         args = f'"{m.group(3)}", {len(drawn) - 1}'
-        pieces.append(test[at : m.end()])
+        pieces.append(test[at : m.end()] + uses)
         if panics:
             pieces.append(f" let _cr_guard = crate::{guard}({args});")
             at = m.end()
@@ -1137,10 +1151,11 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     return f"{program}\n{harness}{forwards}\n{guarded}\n", lines
 
 
-def _rust_prelude_imports(test: str) -> str:
-    """The test with the prelude's names (``RUST_PRELUDE``) imported explicitly after each
-    ``use super::*;``, but for those the test itself declares or imports (which would
-    clash)."""
+def _rust_test_uses(test: str) -> str:
+    """The ``use`` declarations that make the prelude's names (``RUST_PRELUDE``), the
+    primitive types (``RUST_PRIMITIVES``) and the crates ``std`` and ``core`` the real
+    ones wherever they stand, but for the names the test itself declares or imports
+    (which would clash)."""
     blanked = compiled_eq.rust_blank(test)
     own: set[str] = set()
     for m in _RUST_ITEM.finditer(blanked):
@@ -1150,13 +1165,43 @@ def _rust_prelude_imports(test: str) -> str:
             bound = _RUST_USE_LEAF.search(leaf)
             if bound:
                 own.add(bound.group(2) or bound.group(1))
-    names = [n for n in RUST_PRELUDE if n not in own]
-    if not names:
-        return test
-    imports = f" #[allow(unused_imports)] use ::std::prelude::rust_2021::{{{', '.join(names)}}};"
+    allow = " #[allow(unused_imports)] use"
+    out = ""
+    for path, group in (("::std::prelude::rust_2021", RUST_PRELUDE),
+                        ("::std::primitive", RUST_PRIMITIVES)):  # fmt: skip
+        names = [n for n in group if n not in own]
+        if names:
+            out += f"{allow} {path}::{{{', '.join(names)}}};"
+    out += "".join(f"{allow} ::{c} as {c};" for c in ("std", "core") if c not in own)
+    return out
+
+
+def _rust_prelude_imports(test: str) -> str:
+    """The test with ``_rust_test_uses`` after each ``use super::*;`` (each test function's
+    body has them too: a test at the crate root, as MultiPL-E's, has no glob, the
+    program's items are its own scope's)."""
+    blanked = compiled_eq.rust_blank(test)
+    imports = _rust_test_uses(test)
     for end in reversed([m.end() for m in _RUST_GLOB_SUPER.finditer(blanked)]):
         test = test[:end] + imports + test[end:]
     return test
+
+
+_RUST_MAIN_FN = re.compile(r"(?<![A-Za-z0-9_$])fn\s+main\s*\(\s*\)")
+
+
+def _rust_main_as_test(test: str) -> str:
+    """A test with no ``#[test]`` function but a ``fn main()`` (MultiPL-E's shape, before
+    its converter makes it one): that ``main`` as the ``#[test]`` function
+    ``cr_test_main``. Built with ``--test``, a ``main`` never runs, so such a test passed
+    any program that compiled; renamed, it also leaves a program's own ``main`` alone."""
+    blanked = compiled_eq.rust_blank(test)
+    if any(blanked[m.end() - 1] == "{" for m in _RUST_TEST_FN.finditer(test)):
+        return test
+    m = _RUST_MAIN_FN.search(blanked)
+    if m is None:
+        return test
+    return f"{test[: m.start()]}#[test]\nfn cr_test_main(){test[m.end() :]}"
 
 
 def _rust_block_end(blanked: str, open_at: int) -> int | None:
