@@ -72,7 +72,12 @@ Trust, per test type:
   (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
   does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
   not the test's ``json`` (a program that imports another package under such a name is
-  untrusted); JavaScript/TypeScript: a prelude in its
+  untrusted, and so is one that imports ``unsafe``: the runtime keeps every function's
+  name, so ``runtime.FuncForPC`` found the harness's report function and a cast of its
+  entry called it; and so is one that declares a ``MarshalJSON``, ``String``, ``Error``
+  or other method ``encoding/json`` and ``fmt`` call by themselves: MBXP's
+  ``deepCompare`` marshals the answer while the expected value is its caller's argument,
+  which ``runtime.Stack`` prints); JavaScript/TypeScript: a prelude in its
   own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
@@ -413,7 +418,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
-        untrusted = _go_test_imports(program, test)[2]
+        untrusted = _go_test_imports(program, test)[2] or _go_unsafe(program) or _go_hooks(program)
         if _GO_TEST_FN.search(test):
             return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
                         RECIPES["go-test"].run, nonce, untrusted)  # fmt: skip
@@ -887,26 +892,75 @@ _GO_LITERAL = re.compile(
 _GO_QUALIFIER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]")
 _GO_TOP_DECL = re.compile(r"^(?:func|var|const|type)\s+(\w+)", re.M)
 _GO_IMPORT_DECL = re.compile(
-    r"\s*import\s*(?:\(([^)]*)\)|((?:[\w.]+\s+)?\"[^\"\n]*\"))[ \t]*;?", re.S
+    r"\s*import\s*(?:\(([^)]*)\)|((?:[\w.]+\s+)?(?:\"[^\"\n]*\"|`[^`]*`)))[ \t]*;?", re.S
 )
-_GO_IMPORT_SPEC = re.compile(r"(?:^|[\s;])(?:([\w.]+)\s+)?\"([^\"\n]*)\"")
+_GO_IMPORT_SPEC = re.compile(r"(?:^|[\s;])(?:([\w.]+)\s+)?(?:\"([^\"\n]*)\"|`([^`]*)`)")
 
 
-def _go_program_imports(program: str) -> dict[str, str]:
-    """The names the program's import declarations (those right after its package clause,
-    comments blanked) bind at file scope, with their paths (``_`` and ``.`` bind none)."""
+def _go_import_specs(program: str) -> list[tuple[str, str]]:
+    """The program's import specs (those right after its package clause, comments blanked)
+    as (the name each binds at file scope, path); ``_`` and ``.`` as written."""
     text = _GO_LITERAL.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0), program)
     m = _GO_PACKAGE.search(text)
-    names: dict[str, str] = {}
+    specs: list[tuple[str, str]] = []
     at = m.end() if m else len(text)
     while (d := _GO_IMPORT_DECL.match(text, at)) is not None:
         at = d.end()
         for spec in _GO_IMPORT_SPEC.finditer(d.group(1) or d.group(2)):
-            path = spec.group(2)
-            name = spec.group(1) or path.rsplit("/", 1)[-1]
-            if name not in ("_", "."):
-                names[name] = path
-    return names
+            path = spec.group(2) if spec.group(2) is not None else spec.group(3)
+            specs.append((spec.group(1) or path.rsplit("/", 1)[-1], path))
+    return specs
+
+
+def _go_program_imports(program: str) -> dict[str, str]:
+    """The names the program's import declarations bind at file scope, with their paths
+    (``_`` and ``.`` bind none)."""
+    return {name: path for name, path in _go_import_specs(program) if name not in ("_", ".")}
+
+
+_GO_HOOK_METHOD = re.compile(
+    r"\bfunc\s*\([^()]*\)\s*(MarshalJSON|MarshalText|String|GoString|Format|Error)\s*\("
+)
+"""A method that ``encoding/json`` (``Marshaler``, ``TextMarshaler``) or ``fmt``
+(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) calls on a value by itself."""
+
+
+def _go_hooks(program: str) -> str | None:
+    """Why a Go program's assert test cannot be trusted, if it declares a method the test's
+    own comparison may call on its value (``_GO_HOOK_METHOD``): MBXP's ``deepCompare(a, b,
+    msg)`` marshals the program's answer while the expected value is its caller's
+    argument, and ``runtime.Stack`` prints the arguments of every frame (an ``int`` below
+    256 boxed in an interface points into the runtime's ``staticuint64s``, so the
+    difference of two pointers is the number; any other value can be read at its address
+    from ``/proc/self/mem``): a ``MarshalJSON`` on the answer's type wrote the expected
+    value. Honest benchmark programs declare none of these methods (no MBXP Go sample
+    declares a method at all)."""
+    m = _GO_HOOK_METHOD.search(_GO_LITERAL.sub(" ", program))
+    if m is not None:
+        return (
+            f"the program declares a {m.group(1)} method, which the test's comparison "
+            "(json.Marshal, fmt) calls on its answer while the expected value is at hand: "
+            "a test cannot trust it"
+        )
+    return None
+
+
+def _go_unsafe(program: str) -> str | None:
+    """Why a Go program's assert test cannot be trusted, if it imports ``unsafe`` (under any
+    name, ``_`` too: ``//go:linkname`` needs it). The runtime keeps every function's name
+    for its tracebacks, ``-s -w`` or not, so ``runtime.FuncForPC`` finds the harness's
+    report function by its name, and an ``unsafe`` cast of its entry to a ``func()``
+    called it from ``init`` or the tested function, before an ``os.Exit(0)``: the
+    report, and no test. Without ``unsafe`` no Go code calls a function by address.
+    A path spelled with an escape (``"\\x75nsafe"``) counts as ``unsafe``, and a raw
+    string path (```unsafe```) is read as the compiler reads it. Honest benchmark programs
+    do not import it (none of MBXP's Go samples does)."""
+    if any(path == "unsafe" or "\\" in path for _, path in _go_import_specs(program)):
+        return (
+            'the program imports "unsafe", which can call any function of the binary by '
+            "its address (the harness's report too): a test cannot trust it"
+        )
+    return None
 
 
 def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:
