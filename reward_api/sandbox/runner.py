@@ -2538,15 +2538,23 @@ def _one_process_filter(path_address):
     n = _X86_64
     # (code, k, label if true, label if false); a label names an instruction below
     code = [
-        (ld, 4, None, None), (jeq, _AUDIT_ARCH_X86_64, None, "eperm"),
-        (ld, 0, None, None), (jge, 0x40000000, "eperm", None),
-        (jeq, n["fork"], "eperm", None), (jeq, n["vfork"], "eperm", None),
-        (jeq, n["execveat"], "eperm", None), (jeq, n["clone3"], "enosys", None),
-        (jeq, n["clone"], "clone", None), (jeq, n["execve"], "execve", None),
+        (ld, 4, None, None),
+        (jeq, _AUDIT_ARCH_X86_64, None, "eperm"),
+        (ld, 0, None, None),
+        (jge, 0x40000000, "eperm", None),
+        (jeq, n["fork"], "eperm", None),
+        (jeq, n["vfork"], "eperm", None),
+        (jeq, n["execveat"], "eperm", None),
+        (jeq, n["clone3"], "enosys", None),
+        (jeq, n["clone"], "clone", None),
+        (jeq, n["execve"], "execve", None),
         (ret, _RET_ALLOW, None, None),
-        ("clone", ld, 16, None, None), (jset, _CLONE_THREAD, "allow", "eperm"),
-        ("execve", ld, 16, None, None), (jeq, lo, None, "eperm"),
-        (ld, 20, None, None), (jeq, hi, "allow", "eperm"),
+        ("clone", ld, 16, None, None),
+        (jset, _CLONE_THREAD, "allow", "eperm"),
+        ("execve", ld, 16, None, None),
+        (jeq, lo, None, "eperm"),
+        (ld, 20, None, None),
+        (jeq, hi, "allow", "eperm"),
         ("allow", ret, _RET_ALLOW, None, None),
         ("eperm", ret, _RET_ERRNO | _EPERM, None, None),
         ("enosys", ret, _RET_ERRNO | _ENOSYS, None, None),
@@ -2693,8 +2701,13 @@ class _Builds:
                     "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
         spec = self.specs[i]
         argv = list(spec["run"]) + list(test.get("args") or ())
-        t = dict(test, argv=argv, cwd=built["dir"], env=spec.get("env"),
-                 one_process=bool(spec.get("one_process")))
+        t = dict(
+            test,
+            argv=argv,
+            cwd=built["dir"],
+            env=spec.get("env"),
+            one_process=bool(spec.get("one_process")),
+        )
         limits = dict(job)
         if spec.get("as_extra_mb"):  # a JVM reserves address space far beyond what it uses
             limits["memory_mb"] = int(job.get("memory_mb", 512)) + int(spec["as_extra_mb"])

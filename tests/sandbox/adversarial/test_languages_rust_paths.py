@@ -35,7 +35,9 @@ FIRST_DIGIT = _rust(
     '        assert_eq!(first_digit("a1b"), Some(1));\n        assert_eq!(first_digit("xy7"), Some(7));\n'
     '        assert_eq!(first_digit("ab"), None);\n    }\n}\n'
 )
-FIRST_DIGIT_OK = "fn first_digit(s: &str) -> Option<u32> { s.chars().find_map(|c| c.to_digit(10)) }\n"
+FIRST_DIGIT_OK = (
+    "fn first_digit(s: &str) -> Option<u32> { s.chars().find_map(|c| c.to_digit(10)) }\n"
+)
 STD_HIJACK = """pub mod prelude {
     pub mod rust_2021 {
         pub use real::prelude::rust_2021::*;
