@@ -1127,7 +1127,35 @@ def rust_untrusted(program: str, test: str) -> str | None:
         rust_extern_crate(program)
         or rust_reads_files(program)
         or rust_own_return_type(program, test)
+        or rust_trait_shadows(program, test)
     )
+
+
+_RUST_METHOD_CALL = re.compile(r"\.\s*(?:r#)?([A-Za-z_]\w*)\s*(?:::\s*<[^;{}]*?>\s*)?\(")
+_RUST_FN_NAME = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)")
+
+
+def rust_trait_shadows(program: str, test: str) -> str | None:
+    """Why a Rust program is untrusted, if it declares a trait and a method the test calls
+    by that name (``got.contains(&x)``, ``v.is_empty()``): the trait is in the test's
+    scope (``use super::*``, or the crate root itself), and method lookup tries a trait
+    method whose receiver matches at an earlier step before the standard type's own (a
+    ``fn is_empty(self)`` for ``Vec<String>`` by value, a ``fn contains(self, ..)`` for
+    ``&Vec<String>`` before ``[T]::contains``), so the program answered the test's check.
+    With a macro of the program any word of its code may be a method's name."""
+    words = rust_code_words(program)
+    if "trait" not in words:
+        return None
+    blanked = rust_blank(program)
+    named = set(words) if _RUST_MACRO_DEF.search(blanked) else set(_RUST_FN_NAME.findall(blanked))
+    called = set(_RUST_METHOD_CALL.findall(rust_blank(test)))
+    both = sorted(named & called)
+    if both:
+        return (
+            f"the program declares a trait and a method `{both[0]}`, which the test calls: "
+            "the program's trait may answer it in place of the standard type's own"
+        )
+    return None
 
 
 _RUST_EXTERN = re.compile(r"(?<![A-Za-z0-9_$])extern(?![A-Za-z0-9_])")

@@ -103,7 +103,9 @@ Trust, per test type:
   cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
   or ``include`` outside its comments and literals (they would read the unit, test and
   all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
-  read nothing without them), and so does an ``extern crate`` other than a plain one
+  read nothing without them), and so does one that declares a trait with a method of a
+  name the test calls (``got.contains(&x)``: method lookup can take the program's trait
+  method before the standard type's own), and so does an ``extern crate`` other than a plain one
   (``extern crate self as std`` made every ``::std::`` path of the harness the program's),
   and so does one that defines symbols (``#[no_mangle]``,
   ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
