@@ -77,7 +77,9 @@ Trust, per test type:
   entry called it; and so is one that declares a ``MarshalJSON``, ``String``, ``Error``
   or other method ``encoding/json`` and ``fmt`` call by themselves: MBXP's
   ``deepCompare`` marshals the answer while the expected value is its caller's argument,
-  which ``runtime.Stack`` prints); JavaScript/TypeScript: a prelude in its
+  which ``runtime.Stack`` prints; and so is one that declares a predeclared identifier at
+  package level: its ``func panic(v interface{}) {}`` was the test's ``panic``);
+  JavaScript/TypeScript: a prelude in its
   own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
@@ -420,7 +422,12 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
-        untrusted = _go_test_imports(program, test)[2] or _go_unsafe(program) or _go_hooks(program)
+        untrusted = (
+            _go_test_imports(program, test)[2]
+            or _go_unsafe(program)
+            or _go_hooks(program)
+            or _go_predeclared(program)
+        )
         if _GO_TEST_FN.search(test):
             return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
                         RECIPES["go-test"].run, nonce, untrusted)  # fmt: skip
@@ -918,6 +925,54 @@ def _go_program_imports(program: str) -> dict[str, str]:
     """The names the program's import declarations bind at file scope, with their paths
     (``_`` and ``.`` bind none)."""
     return {name: path for name, path in _go_import_specs(program) if name not in ("_", ".")}
+
+
+GO_PREDECLARED = frozenset({
+    "bool", "byte", "complex64", "complex128", "error", "float32", "float64", "int", "int8",
+    "int16", "int32", "int64", "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64",
+    "uintptr", "any", "comparable", "true", "false", "iota", "nil", "append", "cap", "close",
+    "complex", "copy", "delete", "imag", "len", "make", "new", "panic", "print", "println",
+    "real", "recover",
+})  # fmt: skip
+"""Go 1.19's predeclared identifiers (the universe block): a package-level declaration of
+the program's shadows them for the whole package, the test and the harness included."""
+_GO_GROUP_DECL = re.compile(r"\b(?:var|const|type)\s*\(((?:[^()]|\([^()]*\))*)\)")
+_GO_SINGLE_DECL = re.compile(r"\b(?:var|const|type)\s+(\w+(?:\s*,\s*\w+)*)")
+_GO_SPEC_NAMES = re.compile(r"(?:^|;)[ \t]*(\w+(?:[ \t]*,[ \t]*\w+)*)", re.M)
+_GO_FUNC_DECL = re.compile(r"\bfunc\s+(\w+)\s*[\[(]")
+
+
+def _go_predeclared(program: str) -> str | None:
+    """Why a Go program's assert test cannot be trusted, if it declares one of the
+    predeclared identifiers at package level (``GO_PREDECLARED``): the test shares its
+    package, so a program's ``func panic(v interface{}) {}`` made the test's ``if add(2,
+    3) != 5 { panic("test 0") }`` do nothing, and a ``const true = false`` or ``func
+    len`` would answer a test's ``assert.Equal(true, ...)``. Read at brace depth 0 of the
+    text with comments and literals blanked: functions (not methods), and the names of
+    each ``var``, ``const`` and ``type`` spec, grouped or not."""
+    text = _GO_LITERAL.sub(" ", program)
+    top, depth = [], 0
+    for c in text:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0 or c == "\n":
+            top.append(c)
+    flat = "".join(top)
+    names = set(_GO_FUNC_DECL.findall(flat))
+    for m in _GO_SINGLE_DECL.finditer(flat):
+        names.update(n.strip() for n in m.group(1).split(","))
+    for g in _GO_GROUP_DECL.finditer(flat):
+        for spec in _GO_SPEC_NAMES.finditer(g.group(1)):
+            names.update(n.strip() for n in spec.group(1).split(","))
+    found = sorted(names & GO_PREDECLARED)
+    if found:
+        return (
+            f"the program declares `{found[0]}`, a predeclared identifier, at package level: "
+            "it would be the test's too, so a test cannot trust it"
+        )
+    return None
 
 
 _GO_HOOK_METHOD = re.compile(
