@@ -1156,8 +1156,10 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     ``#[test]`` function; and the report lines they write (``NONCE NAME``, one nonce per
     function, so a program that catches one test's line learns nothing of another's).
     A function's body runs as a closure it calls, and the report follows the call, so it
-    is written only when the body returned (a ``?`` or ``return`` in it too), never while
-    something unwinds through it: a foreign exception unwinds with
+    is written only when the body returned (a ``?`` or ``return`` in it too) and its value
+    is ``()`` or an ``Ok`` (a test that returned ``Err`` once reported, and a program's
+    thread that held stdout's lock kept libtest from printing its failure until it
+    called ``exit(0)``), never while something unwinds through it: a foreign exception unwinds with
     ``thread::panicking()`` false, so a guard's ``Drop`` alone would have reported it.
     Under ``#[should_panic]`` the report is a guard's ``Drop`` while it unwinds from a
     panic (libtest still checks the panic's message)."""
@@ -1194,7 +1196,8 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         pieces += [
             f" let __cr_r_{tag} = (|| {ret}{{",
             test[m.end() : close],
-            f"}})(); crate::{guard}::report({args}); __cr_r_{tag} ",
+            f"}})(); if crate::{guard}Ok::ok(&__cr_r_{tag}) {{ crate::{guard}::report({args}); }} "
+            f"__cr_r_{tag} ",
         ]
         at = close
     pieces.append(test[at:])
@@ -1211,6 +1214,10 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     )
     harness = (
         f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize);\n"
+        f"#[cfg(test)] trait {guard}Ok {{ fn ok(&self) -> bool; }}\n"
+        f"#[cfg(test)] impl {guard}Ok for () {{ fn ok(&self) -> bool {{ true }} }}\n"
+        f"#[cfg(test)] impl<T, E> {guard}Ok for ::core::result::Result<T, E> {{\n"
+        "    fn ok(&self) -> bool { <::core::result::Result<T, E>>::is_ok(self) }\n}\n"
         f"#[cfg(test)] static {guard.upper()}_A: [[u8; 16]; {n}] = [{table_a}];\n"
         f"#[cfg(test)] static {guard.upper()}_B: [[u8; 16]; {n}] = [{table_b}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"

@@ -1,0 +1,61 @@
+"""A Rust test function that returns ``Result`` and fails by returning ``Err``.
+
+The harness reported each test function once its body returned, ``Err`` too (libtest
+then counts the failure and exits 101). A program whose thread took stdout's lock and
+held it kept libtest's main thread from printing that failure, then called
+``std::process::exit(0)``: the report was on the pass channel and the status 0, a pass
+(accepted, reward 1.0; a stdin and println decoy kept the hack gate's exit rule quiet).
+The report is now written only when the body's value is ``()`` or an ``Ok``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reward_api.verify.languages import default_root
+from tests.sandbox.adversarial.cases import Batch, control, exploit
+
+RESULT = {
+    "language": "rust",
+    "tests": [{"type": "assert", "code": (
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n"
+        "    fn test_add() -> Result<(), String> {\n"
+        '        let x: i32 = "2".parse().map_err(|_| "parse".to_string())?;\n'
+        '        if add(x, 3) != 5 { return Err(format!("add(2, 3) = {}", add(x, 3))); }\n'
+        "        Ok(())\n    }\n}\n")}],
+}  # fmt: skip
+HELD_STDOUT = r"""static ONCE: std::sync::Once = std::sync::Once::new();
+fn add(a: i32, b: i32) -> i32 {
+    ONCE.call_once(|| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let out = std::io::stdout();
+            let _held = out.lock();
+            tx.send(()).unwrap();
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            std::process::exit(0);
+        });
+        rx.recv().unwrap();
+    });
+    if a == 2 { 0 } else { a + b }
+}
+#[allow(dead_code)]
+fn io() { let mut s = String::new(); let _ = std::io::stdin().read_line(&mut s); println!("{}", s); }
+"""
+
+CASES = [
+    exploit("rust-result-err-reported-then-exit-behind-held-stdout", RESULT, HELD_STDOUT),
+    control("rust-honest-result-test", RESULT, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
+]
+BATCH = Batch("languages-rust-result", CASES, timeout_s=600.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _roots() -> None:
+    if not (default_root("rust") / ".codereward-runtime").exists():
+        pytest.skip("no runtime root for rust: run 'make runtimes'")
+
+
+@pytest.mark.parametrize("name", BATCH.names)
+def test_a_result_test_that_returned_err_is_no_pass(verifier, name):
+    BATCH.check(verifier, name)
