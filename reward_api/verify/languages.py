@@ -40,8 +40,9 @@ Trust, per test type:
   returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a report
   in each ``#[test]`` function, with a nonce of its own, of the nonce and the function's
   name after its body (run as a closure it calls) returned, never while a foreign
-  exception unwinds through it (under ``#[should_panic]``: a guard's ``Drop`` while a
-  panic unwinds),
+  exception unwinds through it (under ``#[should_panic]``: when a panic whose message
+  holds the expected one was caught, before it resumes; a guard's ``Drop`` while a panic
+  unwinds only where the attribute is in a form not read),
   so a program that catches one test's report learns nothing of another's. A test passes
   only when the channel holds exactly the expected report (Rust's lines in any order:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
@@ -1161,8 +1162,12 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     thread that held stdout's lock kept libtest from printing its failure until it
     called ``exit(0)``), never while something unwinds through it: a foreign exception unwinds with
     ``thread::panicking()`` false, so a guard's ``Drop`` alone would have reported it.
-    Under ``#[should_panic]`` the report is a guard's ``Drop`` while it unwinds from a
-    panic (libtest still checks the panic's message)."""
+    Under ``#[should_panic]`` the body runs under ``catch_unwind``, and the report is
+    written when the payload's message holds the expected one (a guard's ``Drop`` reported
+    any panic before libtest compared the message, and a program's thread that held
+    stdout's lock kept libtest from printing the failure until it called ``exit(0)``);
+    the panic then resumes for libtest. Where the attribute is in a form this does not
+    read (a raw string), the guard's ``Drop`` still reports while a panic unwinds."""
     tag = secrets.token_hex(6)
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
@@ -1187,7 +1192,19 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         lines.append(f"{secret.nonce} {m.group(3)}\n")
         args = f'"{m.group(3)}", {len(drawn) - 1}'
         pieces.append(test[at : m.end()] + uses)
-        if panics:
+        want = _rust_panic_expected(attrs)
+        if panics and close is not None and want is not None:
+            e = f"__cr_e_{tag}"
+            pieces += [
+                f" let __cr_p_{tag} = ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| {{",
+                test[m.end() : close],
+                f"}})); if let ::core::result::Result::Err({e}) = __cr_p_{tag} {{ "
+                f"if crate::{guard}::said(&*{e}, {want}) {{ crate::{guard}::report({args}); }} "
+                f"::std::panic::resume_unwind({e}) }} ",
+            ]
+            at = close
+            continue
+        if panics:  # an expected message this cannot read: libtest alone checks it
             pieces.append(f" let _cr_guard = crate::{guard}({args});")
             at = m.end()
             continue
@@ -1225,6 +1242,14 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         f"        if ::std::thread::panicking() {{ {guard}::report(self.0, self.1); }}\n"
         "    }\n}\n"
         f"#[cfg(test)] #[allow(dead_code)] impl {guard} {{\n"
+        "    fn said(p: &(dyn ::core::any::Any + ::core::marker::Send), want: &::core::primitive::str) -> bool {\n"
+        "        type Payload = dyn ::core::any::Any + ::core::marker::Send;\n"
+        "        let text: &::core::primitive::str = if let ::core::option::Option::Some(s) =\n"
+        "            <Payload>::downcast_ref::<&'static ::core::primitive::str>(p) { s }\n"
+        "            else if let ::core::option::Option::Some(s) = <Payload>::downcast_ref::<::std::string::String>(p)\n"
+        '            { <::std::string::String>::as_str(s) } else { "" };\n'
+        "        <::core::primitive::str>::contains(text, want)\n"
+        "    }\n"
         "    #[inline(never)]\n"
         "    fn report(name: &'static str, row: usize) {\n"
         "        let mut out = [0u8; 33];\n"
@@ -1320,6 +1345,20 @@ def _rust_main_as_test(test: str) -> str:
     if m is None:
         return test
     return f"{test[: m.start()]}#[test]\nfn cr_test_main(){test[m.end() :]}"
+
+
+_RUST_PANIC_EXPECTED = re.compile(
+    r'should_panic\s*(?:\(\s*expected\s*=\s*("(?:\\.|[^"\\\n])*")\s*\)|\(\s*\)|(?=\s*\]))'
+)
+
+
+def _rust_panic_expected(attrs: str) -> str | None:
+    """The message a ``#[should_panic]`` test expects, as a Rust string literal (``""``
+    when it names none), or None when its attribute is in a form this does not read."""
+    m = _RUST_PANIC_EXPECTED.search(attrs)
+    if m is None:
+        return None
+    return m.group(1) or '""'
 
 
 def _rust_block_end(blanked: str, open_at: int) -> int | None:
