@@ -120,8 +120,10 @@ What still runs beside the program, and why: the test code and the harness share
 program's process, because these conventions call the program's functions in their own
 language with their own types; the comparisons are lifted to trusted code in that process,
 not out of it. Not covered: a program that reads its own executable, source or memory
-(``/proc/self/exe``, the unit's file) and finds a native build's nonce there despite its
-split form, or the test, and replays it; a node program that attaches an inspector to its
+(``/proc/self/exe``, the unit's file, ``/proc/self/mem``, which a Go program reads and
+writes without ``unsafe``, or other goroutines' frames through ``runtime.Stack``) and
+finds a native build's nonce there despite its split form, or the test's values, and
+replays them; a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; a Java or node program that runs its own test again as a
 child (or any native one on a machine other than x86-64, where the one-process filter is
