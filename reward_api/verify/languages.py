@@ -762,9 +762,27 @@ def _x86_64_harness(secret: _Secret) -> str:
 _JAVA_PUBLIC = re.compile(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", re.M)
 
 
+_JAVA_CLASS = re.compile(r"\b(?:class|record|enum|interface)\s+([A-Za-z_$][\w$]*)")
+_JAVA_MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
+
+
 def _java_main_class(program: str) -> str:
+    """The class ``java`` runs for a stdio program: its public class; else ``Main`` when it
+    declares one; else the class whose body declares ``main`` (the nearest declaration
+    before it), as ``java File.java`` runs a program with no public class (``class
+    Program { public static void main ...``, what models often write); else ``Main``."""
     m = _JAVA_PUBLIC.search(program)
-    return m.group(1) if m else "Main"
+    if m:
+        return m.group(1)
+    names = [(c.start(), c.group(1)) for c in _JAVA_CLASS.finditer(program)]
+    if any(n == "Main" for _, n in names):
+        return "Main"
+    main = _JAVA_MAIN.search(program)
+    if main is not None:
+        before = [n for at, n in names if at < main.start()]
+        if before:
+            return before[-1]
+    return "Main"
 
 
 def _java_run(main_class: str) -> tuple[str, ...]:
