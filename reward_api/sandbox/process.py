@@ -15,7 +15,8 @@ Threat model. Candidate programs are hostile. This backend is built to keep them
 - other samples: a cell runs one sample at a time; after every test all processes but the
   runner die (``kill(-1)``); after every sample ``/tmp`` and ``/dev/shm`` are wiped (their
   modes restored), System V IPC objects are removed, and anything left over recycles the
-  cell; the runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
+  cell; the kernel's keyrings (``@u`` and ``@us`` outlive every process of the uid) are
+  refused by the runner's seccomp filter, as docker's default profile refuses them; the runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
 - the pass signal: the test's code and expected values live in a judge cell (or on the
   host); the candidate only answers calls, on a socket to the judge's child that the host
   hands the two runners over each cell's fd channel (SCM_RIGHTS), so no frame of the
