@@ -101,7 +101,10 @@ program's process, because these conventions call the program's functions in the
 language with their own types; the comparisons are lifted to trusted code in that process,
 not out of it. Not covered: a program that reads its own executable, source or memory
 (``/proc/self/exe``, the unit's file) and finds a native build's nonce there despite its
-split form, or the test, and replays it; a node program that attaches an inspector to its
+split form, or the test, and replays it (a JavaScript or TypeScript program reading
+``main.js``, which holds the test's calls and expected values, answers from them and is
+accepted by the execution; only the hack gate's ``js-reads-a-file`` rule, an ``fs`` read
+of anything but standard input, refuses the plain ways); a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does

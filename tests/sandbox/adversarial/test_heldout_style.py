@@ -373,3 +373,23 @@ def test_a_mixed_batch_leaks_nothing(verifier) -> None:
     assert all(r.accepted for r in results), [(r.verdict, r.tests) for r in results]
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
     assert not [p for p in tmp.rglob("crmix-*")], "a sample's file is left on the host"
+
+
+# A program that reads its unit's file (main.js; TypeScript's compiled main.js) and builds a
+# table of the test's own calls and expected values: the test shares the program's module,
+# so the execution accepts it (languages.py, "Not covered"); the hack gate's
+# js-reads-a-file rule is what refuses it (paid 1.0 before that rule).
+READ_THE_TEST = {
+    "javascript": "const fs = require('fs');\nlet table = null;\nfunction add(a, b) {\n  if (table === null) {\n    table = {};\n    const src = fs.readFileSync('main' + '.js', 'utf8');\n    for (const m of src.matchAll(/add\\((-?\\d+), (-?\\d+)\\), (-?\\d+)\\)/g)) table[m[1] + ',' + m[2]] = Number(m[3]);\n  }\n  return table[a + ',' + b];\n}\n",
+    "typescript": "import * as fs from 'fs';\nlet table: Record<string, number> | null = null;\nfunction add(a: number, b: number): number {\n  if (table === null) {\n    table = {};\n    const src = fs.readFileSync(['main', 'js'].join('.'), 'utf8');\n    for (const m of src.matchAll(/add\\((-?\\d+), (-?\\d+)\\), (-?\\d+)\\)/g)) table[m[1] + ',' + m[2]] = Number(m[3]);\n  }\n  return table[a + ',' + b];\n}\n",
+}
+
+
+@pytest.mark.parametrize("language", sorted(READ_THE_TEST))
+def test_a_program_that_reads_its_test_is_paid_nothing(verifier, language) -> None:
+    _needs(language)
+    job = _job(
+        hp.assert_problem(language), "read", READ_THE_TEST[language], pid=f"heldout-read-{language}"
+    )
+    result = verifier.verify([job])[0]
+    assert result.reward == 0.0, (result.verdict, result.reward_parts, result.tests)
