@@ -66,7 +66,8 @@ def _shared_runner_dir() -> str:
     global _runner_dir
     with _runner_dir_lock:
         if _runner_dir is None or not os.path.exists(os.path.join(_runner_dir, "runner.py")):
-            d = tempfile.mkdtemp(prefix="codereward-runner-")
+            _reap_stale_runner_dirs()
+            d = tempfile.mkdtemp(prefix=f"{RUNNER_DIR_PREFIX}{os.getpid()}-")
             shutil.copyfile(RUNNER_SOURCE, os.path.join(d, "runner.py"))
             os.chmod(os.path.join(d, "runner.py"), 0o644)
             os.chmod(d, 0o755)
@@ -74,6 +75,28 @@ def _shared_runner_dir() -> str:
             _reap_stale_cgroups()
             _runner_dir = d
         return _runner_dir
+
+
+RUNNER_DIR_PREFIX = "codereward-runner-"
+
+
+def _reap_stale_runner_dirs() -> None:
+    """Remove the runner copies of processes that died without their atexit (killed, or a
+    child ended by ``os._exit``): each is named after the pid that made it, and one per
+    such process was left in the host's tmp."""
+    tmp = Path(tempfile.gettempdir())
+    try:
+        found = list(tmp.glob(RUNNER_DIR_PREFIX + "*-*"))
+    except OSError:
+        return
+    for d in found:
+        pid = d.name[len(RUNNER_DIR_PREFIX) :].split("-", 1)[0]
+        try:
+            mine = d.is_dir() and not d.is_symlink() and d.stat().st_uid == os.getuid()
+        except OSError:
+            continue
+        if mine and pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def _reap_stale_cgroups() -> None:

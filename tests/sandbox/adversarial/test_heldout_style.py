@@ -38,6 +38,13 @@ leave its answers for a later one that printed them (paid 1.0). Closed by the ru
 seccomp filter refusing ``add_key``, ``request_key`` and ``keyctl`` (docker's default
 profile refuses them too).
 
+Also found: a JavaScript or TypeScript ``add`` that reads ``main.js`` (the unit, test
+included) and answers from the test's own assert lines was paid 1.0; the execution
+cannot refuse it (the test shares the module), the hack gate's ``js-reads-a-file`` rule
+now does (``test_a_program_that_reads_its_test_is_paid_nothing``). And a process that
+started cells and died without its atexit (killed, or a child ended by ``os._exit``) left
+its copy of runner.py in the host's tmp (``test_a_killed_verifier_leaves_no_runner_copy_in_tmp``).
+
 Controls, per language and test type, are what real models write, tricky ones included:
 all of stdin read at once, ``\\r\\n`` line ends, threads, deep recursion, lazy line
 reading, Java's ``Scanner`` in a public class not named ``Main``, Go's ``bufio``, Rust's
@@ -393,3 +400,28 @@ def test_a_program_that_reads_its_test_is_paid_nothing(verifier, language) -> No
     )
     result = verifier.verify([job])[0]
     assert result.reward == 0.0, (result.verdict, result.reward_parts, result.tests)
+
+
+def test_a_killed_verifier_leaves_no_runner_copy_in_tmp() -> None:
+    """Each process that starts process-backend cells copies runner.py into the host's
+    tmp and removes it at exit; one killed (or a child ended by ``os._exit``) left its
+    copy behind, one more per run. The next process removes the copies of dead ones."""
+    import subprocess
+    import sys
+    import tempfile
+
+    from reward_api.sandbox import process
+
+    child = (
+        "import os\nfrom reward_api.sandbox import process\n"
+        "print(process._shared_runner_dir(), flush=True)\nos._exit(0)\n"
+    )
+    root = str(Path(__file__).resolve().parents[3])
+    env = {**os.environ, "PYTHONPATH": root}
+    made = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, env=env, timeout=60
+    ).stdout.strip()
+    assert made.startswith(tempfile.gettempdir()) and Path(made).is_dir()
+    process._reap_stale_runner_dirs()
+    assert not Path(made).exists(), "a dead process's runner copy is still in tmp"
+    assert Path(process._shared_runner_dir(), "runner.py").is_file()  # ours is kept
