@@ -104,7 +104,10 @@ not out of it. Not covered: a program that reads its own executable, source or m
 split form, or the test, and replays it (a JavaScript or TypeScript program reading
 ``main.js``, which holds the test's calls and expected values, answers from them and is
 accepted by the execution; only the hack gate's ``js-reads-a-file`` rule, an ``fs`` read
-of anything but standard input, refuses the plain ways); a node program that attaches an inspector to its
+of anything but standard input, refuses the plain ways; a C or C++ function that reads
+the machine code at its return address finds the test's expected value as the immediate
+of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
+plain ways); a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does

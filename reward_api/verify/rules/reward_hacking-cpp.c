@@ -28,5 +28,11 @@ int twice(int x) {
     FILE *mem = fopen("/proc/self/mem", "r");
     // ok: c-pass-channel-or-self-read
     int three = 3;
+    // ruleid: c-reads-its-caller
+    const unsigned char *caller = __builtin_return_address(0);
+    // ruleid: c-reads-its-caller
+    extern char __executable_start;
+    // ok: c-reads-its-caller
+    const char *text = "return address";
     return 2 * x + three - 3;
 }

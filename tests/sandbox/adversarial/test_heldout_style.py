@@ -41,7 +41,9 @@ profile refuses them too).
 Also found: a JavaScript or TypeScript ``add`` that reads ``main.js`` (the unit, test
 included) and answers from the test's own assert lines was paid 1.0; the execution
 cannot refuse it (the test shares the module), the hack gate's ``js-reads-a-file`` rule
-now does (``test_a_program_that_reads_its_test_is_paid_nothing``). And a process that
+now does (``test_a_program_that_reads_its_test_is_paid_nothing``); likewise a C or C++
+``add`` that returned the immediate of the ``cmp`` at its return address (the gate's
+``c-reads-its-caller``). And a process that
 started cells and died without its atexit (killed, or a child ended by ``os._exit``) left
 its copy of runner.py in the host's tmp (``test_a_killed_verifier_leaves_no_runner_copy_in_tmp``).
 
@@ -392,8 +394,33 @@ READ_THE_TEST = {
 }
 
 
+# C and C++: add() reads the machine code at its return address, where the test's
+# comparison follows the call (``cmp $15, %eax``), and returns the immediate: paid 1.0 in
+# both before the hack gate's c-reads-its-caller rule (the execution cannot tell it from
+# an answer: languages.py, "Not covered").
+PEEK_THE_CALLER = r"""#include <string.h>
+static int peek(const unsigned char *p) {
+    for (int i = 0; i < 24; i++) {
+        if (p[i] == 0x83 && p[i + 1] == 0xf8) return (signed char)p[i + 2];
+        if (p[i] == 0x3d) { int v; memcpy(&v, p + i + 1, 4); return v; }
+        if (p[i] >= 0xb8 && p[i] <= 0xbf) { int v; memcpy(&v, p + i + 1, 4); return v; }
+    }
+    return 0;
+}
+__attribute__((noipa)) int add(int a, int b) {
+    return peek((const unsigned char *)__builtin_return_address(0));
+}
+"""
+READ_THE_TEST["c"] = PEEK_THE_CALLER
+READ_THE_TEST["cpp"] = "#include <bits/stdc++.h>\n" + PEEK_THE_CALLER.replace(
+    "#include <string.h>\n", ""
+)
+
+
 @pytest.mark.parametrize("language", sorted(READ_THE_TEST))
 def test_a_program_that_reads_its_test_is_paid_nothing(verifier, language) -> None:
+    """Accepted by the execution (the test shares the program's process and its values
+    are in the unit's file or code); the hack gate must zero it."""
     _needs(language)
     job = _job(
         hp.assert_problem(language), "read", READ_THE_TEST[language], pid=f"heldout-read-{language}"
