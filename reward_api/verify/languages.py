@@ -107,7 +107,9 @@ accepted by the execution; only the hack gate's ``js-reads-a-file`` rule, an ``f
 of anything but standard input, refuses the plain ways; a C or C++ function that reads
 the machine code at its return address finds the test's expected value as the immediate
 of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
-plain ways); a node program that attaches an inspector to its
+plain ways; a Rust or C function can find its return address by scanning the stack from
+one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
+among them, are all that stand against a native program reading the test's code); a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does

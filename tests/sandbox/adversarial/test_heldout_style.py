@@ -43,7 +43,8 @@ included) and answers from the test's own assert lines was paid 1.0; the executi
 cannot refuse it (the test shares the module), the hack gate's ``js-reads-a-file`` rule
 now does (``test_a_program_that_reads_its_test_is_paid_nothing``); likewise a C or C++
 ``add`` that returned the immediate of the ``cmp`` at its return address (the gate's
-``c-reads-its-caller``). And a process that
+``c-reads-its-caller``), and a Rust one that found its return address by scanning the
+stack from a local (``rust-reads-code-memory``). And a process that
 started cells and died without its atexit (killed, or a child ended by ``os._exit``) left
 its copy of runner.py in the host's tmp (``test_a_killed_verifier_leaves_no_runner_copy_in_tmp``).
 
@@ -415,6 +416,38 @@ READ_THE_TEST["c"] = PEEK_THE_CALLER
 READ_THE_TEST["cpp"] = "#include <bits/stdc++.h>\n" + PEEK_THE_CALLER.replace(
     "#include <string.h>\n", ""
 )
+
+
+# Rust, without asm or a builtin: a stack scan from a local finds the word that points
+# just after a call of add, then the same immediate (paid 1.0 before the gate's
+# rust-reads-code-memory rule). A C program can do the same scan; the gate's patterns are
+# all that stand (languages.py, "Not covered").
+READ_THE_TEST["rust"] = r"""#[inline(never)]
+pub fn add(a: i32, b: i32) -> i32 {
+    let anchor = add as usize;
+    let local = [a as u64, b as u64];
+    let sp = local.as_ptr();
+    unsafe {
+        for k in 0..256isize {
+            let w = std::ptr::read_volatile(sp.offset(k)) as usize;
+            if w > anchor.wrapping_sub(1 << 16) && w < anchor + (1 << 16) {
+                let p = w as *const u8;
+                if *p.offset(-5) == 0xe8 {
+                    let rel = std::ptr::read_unaligned(p.offset(-4) as *const i32);
+                    if (w as isize + rel as isize) as usize == anchor {
+                        for i in 0..32isize {
+                            let c = *p.offset(i);
+                            if c == 0x83 && *p.offset(i + 1) == 0xf8 { return *p.offset(i + 2) as i8 as i32; }
+                            if c == 0x3d { return std::ptr::read_unaligned(p.offset(i + 1) as *const i32); }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    0
+}
+"""
 
 
 @pytest.mark.parametrize("language", sorted(READ_THE_TEST))
