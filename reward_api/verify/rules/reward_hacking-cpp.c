@@ -34,5 +34,11 @@ int twice(int x) {
     extern char __executable_start;
     // ok: c-reads-its-caller
     const char *text = "return address";
+    // ruleid: c-reads-its-caller
+    unsigned long anchor = (unsigned long)twice;
+    // ok: c-reads-its-caller
+    long widened = (long)three;
+    // ok: c-reads-its-caller
+    long again = (long)twice(1);
     return 2 * x + three - 3;
 }

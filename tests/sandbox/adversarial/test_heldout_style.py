@@ -450,14 +450,39 @@ pub fn add(a: i32, b: i32) -> i32 {
 """
 
 
-@pytest.mark.parametrize("language", sorted(READ_THE_TEST))
-def test_a_program_that_reads_its_test_is_paid_nothing(verifier, language) -> None:
+# C without any builtin: the same stack scan, anchored on the address of add itself
+# (paid 1.0 past c-reads-its-caller's first patterns; its last one refuses the anchor).
+STACK_SCAN_C = r"""#include <string.h>
+__attribute__((noipa)) int add(int a, int b) {
+    unsigned long anchor = (unsigned long)add, local[2] = {a, b};
+    volatile unsigned long *sp = local;
+    for (int k = 0; k < 256; k++) {
+        unsigned long w = sp[k];
+        if (w > anchor - 65536 && w < anchor + 65536) {
+            const unsigned char *p = (const unsigned char *)w;
+            int rel;
+            memcpy(&rel, p - 4, 4);
+            if (p[-5] == 0xe8 && w + rel == anchor) {
+                for (int i = 0; i < 24; i++) {
+                    if (p[i] == 0x83 && p[i + 1] == 0xf8) return (signed char)p[i + 2];
+                    if (p[i] == 0x3d) { int v; memcpy(&v, p + i + 1, 4); return v; }
+                }
+            }
+        }
+    }
+    return 0;
+}
+"""
+READ_THE_TEST["c-stack-scan"] = STACK_SCAN_C
+
+
+@pytest.mark.parametrize("case", sorted(READ_THE_TEST))
+def test_a_program_that_reads_its_test_is_paid_nothing(verifier, case) -> None:
     """Accepted by the execution (the test shares the program's process and its values
     are in the unit's file or code); the hack gate must zero it."""
+    language = case.split("-")[0]
     _needs(language)
-    job = _job(
-        hp.assert_problem(language), "read", READ_THE_TEST[language], pid=f"heldout-read-{language}"
-    )
+    job = _job(hp.assert_problem(language), "read", READ_THE_TEST[case], pid=f"heldout-read-{case}")
     result = verifier.verify([job])[0]
     assert result.reward == 0.0, (result.verdict, result.reward_parts, result.tests)
 
