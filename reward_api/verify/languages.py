@@ -109,7 +109,9 @@ the machine code at its return address finds the test's expected value as the im
 of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
 plain ways; a Rust or C function can find its return address by scanning the stack from
 one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
-among them, are all that stand against a native program reading the test's code); a node program that attaches an inspector to its
+among them, are all that stand against a native program reading the test's code; a Java
+program can read the test's bytecode from ``Main.class`` in its working folder, refused
+only by the gate's ``java-reads-a-file``); a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
