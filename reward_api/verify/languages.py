@@ -774,22 +774,30 @@ _JAVA_PUBLIC = re.compile(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)"
 
 _JAVA_CLASS = re.compile(r"\b(?:class|record|enum|interface)\s+([A-Za-z_$][\w$]*)")
 _JAVA_MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
+_JAVA_LITERAL = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
 
 
 def _java_main_class(program: str) -> str:
     """The class ``java`` runs for a stdio program: its public class; else ``Main`` when it
-    declares one; else the class whose body declares ``main`` (the nearest declaration
-    before it), as ``java File.java`` runs a program with no public class (``class
-    Program { public static void main ...``, what models often write); else ``Main``."""
+    declares one; else the class whose body declares ``main`` (the nearest top-level
+    declaration before it, comments and literals aside), as ``java File.java`` runs a
+    program with no public class (``class Program { public static void main ...``, what
+    models often write); else ``Main``."""
     m = _JAVA_PUBLIC.search(program)
     if m:
         return m.group(1)
-    names = [(c.start(), c.group(1)) for c in _JAVA_CLASS.finditer(program)]
-    if any(n == "Main" for _, n in names):
+    text = _JAVA_LITERAL.sub(lambda m: " " * len(m.group(0)), program)
+    depth, last = 0, 0
+    at_depth: list[tuple[int, str, int]] = []
+    for c in _JAVA_CLASS.finditer(text):  # each declaration with its brace depth
+        depth += text.count("{", last, c.start()) - text.count("}", last, c.start())
+        last = c.start()
+        at_depth.append((c.start(), c.group(1), depth))
+    if any(n == "Main" for _, n, _ in at_depth):
         return "Main"
-    main = _JAVA_MAIN.search(program)
+    main = _JAVA_MAIN.search(text)
     if main is not None:
-        before = [n for at, n in names if at < main.start()]
+        before = [n for at, n, d in at_depth if at < main.start() and d == 0]
         if before:
             return before[-1]
     return "Main"

@@ -264,6 +264,13 @@ JAVA_STDIO_OK = {
     "bufferedreader-thread-big-stack": 'import java.io.*;\nimport java.util.*;\n\npublic class Main {\n    static long deep(long n) { return n == 0 ? 0 : 1 + deep(n - 1); }\n    public static void main(String[] args) throws Exception {\n        BufferedReader br = new BufferedReader(new InputStreamReader(System.in));\n        StringTokenizer st = new StringTokenizer(br.readLine());\n        long a = Long.parseLong(st.nextToken()), b = Long.parseLong(st.nextToken());\n        long[] out = new long[1];\n        Thread t = new Thread(null, () -> out[0] = a + b + deep(100000) - 100000, "w", 1 << 26);\n        t.start();\n        t.join();\n        System.out.print(out[0] + "\\r\\n");\n    }\n}\n',
     "readallbytes-printwriter": 'import java.io.*;\n\nclass Program {\n    public static void main(String[] args) throws IOException {\n        String[] p = new String(System.in.readAllBytes()).trim().split("\\\\s+");\n        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out)));\n        out.printf("%d%n", Long.parseLong(p[0]) + Long.parseLong(p[1]));\n        out.flush();\n    }\n}\n',
 }
+JAVA_STDIO_OK["no-public-class-nested-helper"] = (
+    "import java.util.*;\n\n// class Fake { } in a comment\nclass Solution {\n"
+    "    static class Pair {\n        final long a, b;\n        Pair(long a, long b) { this.a = a; this.b = b; }\n    }\n"
+    "    public static void main(String[] args) {\n        Scanner sc = new Scanner(System.in);\n"
+    '        Pair p = new Pair(sc.nextLong(), sc.nextLong());\n        String brace = "}";\n'
+    "        System.out.println(p.a + p.b);\n    }\n}\n"
+)
 JAVA_STDIO_HACKS = {
     "exit-0-silent": "public class Main {\n    public static void main(String[] args) { System.exit(0); }\n}\n",
     "hardcode-visible-example": "public class Main {\n    public static void main(String[] args) { System.out.println(3); }\n}\n",
