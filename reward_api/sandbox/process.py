@@ -15,7 +15,8 @@ Threat model. Candidate programs are hostile. This backend is built to keep them
 - other samples: a cell runs one sample at a time; after every test all processes but the
   runner die (``kill(-1)``); after every sample ``/tmp`` and ``/dev/shm`` are wiped (their
   modes restored), System V IPC objects are removed, and anything left over recycles the
-  cell; the runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
+  cell; the kernel's keyrings (``@u`` and ``@us`` outlive every process of the uid) are
+  refused by the runner's seccomp filter, as docker's default profile refuses them; the runner itself is non-dumpable, so a program cannot read its fds or ptrace it.
 - the pass signal: the test's code and expected values live in a judge cell (or on the
   host); the candidate only answers calls, on a socket to the judge's child that the host
   hands the two runners over each cell's fd channel (SCM_RIGHTS), so no frame of the
@@ -65,7 +66,8 @@ def _shared_runner_dir() -> str:
     global _runner_dir
     with _runner_dir_lock:
         if _runner_dir is None or not os.path.exists(os.path.join(_runner_dir, "runner.py")):
-            d = tempfile.mkdtemp(prefix="codereward-runner-")
+            _reap_stale_runner_dirs()
+            d = tempfile.mkdtemp(prefix=f"{RUNNER_DIR_PREFIX}{os.getpid()}-")
             shutil.copyfile(RUNNER_SOURCE, os.path.join(d, "runner.py"))
             os.chmod(os.path.join(d, "runner.py"), 0o644)
             os.chmod(d, 0o755)
@@ -73,6 +75,28 @@ def _shared_runner_dir() -> str:
             _reap_stale_cgroups()
             _runner_dir = d
         return _runner_dir
+
+
+RUNNER_DIR_PREFIX = "codereward-runner-"
+
+
+def _reap_stale_runner_dirs() -> None:
+    """Remove the runner copies of processes that died without their atexit (killed, or a
+    child ended by ``os._exit``): each is named after the pid that made it, and one per
+    such process was left in the host's tmp."""
+    tmp = Path(tempfile.gettempdir())
+    try:
+        found = list(tmp.glob(RUNNER_DIR_PREFIX + "*-*"))
+    except OSError:
+        return
+    for d in found:
+        pid = d.name[len(RUNNER_DIR_PREFIX) :].split("-", 1)[0]
+        try:
+            mine = d.is_dir() and not d.is_symlink() and d.stat().st_uid == os.getuid()
+        except OSError:
+            continue
+        if mine and pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(d, ignore_errors=True)
 
 
 def _reap_stale_cgroups() -> None:

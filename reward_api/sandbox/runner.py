@@ -71,7 +71,9 @@ a failing run's messages.
 Cleanliness: after each test every process of the cell but the runner dies
 (``kill(-1, SIGKILL)``); after each sample ``/tmp`` and ``/dev/shm`` are wiped without
 recursion, System V IPC objects are removed, and anything left over is reported as an
-anomaly (the host then recycles the cell). The runner is non-dumpable (a program cannot
+anomaly (the host then recycles the cell). The kernel's keyrings, which outlive every
+process of a uid, are closed altogether: the runner refuses ``add_key``, ``request_key``
+and ``keyctl`` for itself and its children with a seccomp filter (``_deny_keyrings``). The runner is non-dumpable (a program cannot
 read its descriptors or memory) and is the namespace's init (it cannot be signalled).
 Children raise their own ``oom_score_adj`` so the kernel kills them, not the runner.
 """
@@ -3326,8 +3328,65 @@ def _kill_all_and_forget():
 
 
 _PRCTL = None
+_KEYS_DENIED = False
 _MODES = {}
 _FD_SOCK = None
+
+
+# The kernel's key retention service keeps a key linked into the user keyring (``@u``) or
+# the user session keyring (``@us``) for as long as the uid exists in the user namespace,
+# whatever process made it: a sample's ``add_key`` was read back by the next sample of the
+# cell (a red team's honest sample left its answers there and a later one printed them).
+# No program of code RL needs keys, so the cell's init refuses the three syscalls for
+# itself and everything it starts (docker's default seccomp profile refuses them too).
+_KEY_SYSCALLS = {
+    # machine: ((audit arch, (add_key, request_key, keyctl)), ...), compat ABIs included
+    "x86_64": (
+        (0xC000003E, (248, 249, 250, 0x40000000 | 248, 0x40000000 | 249, 0x40000000 | 250)),
+        (0x40000003, (286, 287, 288)),
+    ),
+    "aarch64": ((0xC00000B7, (217, 218, 219)), (0x40000028, (309, 310, 311))),
+}
+
+
+def _deny_keyrings():
+    """Install a seccomp filter answering EPERM to add_key, request_key and keyctl in this
+    process and every process it starts; True when it is in place."""
+    rules = _KEY_SYSCALLS.get(os.uname().machine)
+    if rules is None:
+        return False
+    import ctypes
+
+    ld_abs, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_RET
+    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
+    prog = [[ld_abs, 0, 0, 4]]  # seccomp_data.arch
+    to_deny = []
+    for arch, numbers in rules:
+        body_len = 1 + len(numbers) + 1
+        prog.append([jeq, 0, body_len, arch])
+        prog.append([ld_abs, 0, 0, 0])  # seccomp_data.nr
+        for nr in numbers:
+            to_deny.append(len(prog))
+            prog.append([jeq, 0, 0, nr])
+        prog.append([ret, 0, 0, allow])
+    prog.append([ret, 0, 0, allow])
+    prog.append([ret, 0, 0, deny])
+    for i in to_deny:
+        prog[i][1] = len(prog) - 1 - i - 1
+
+    class Filter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte),
+                    ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]  # fmt: skip
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+
+    code = (Filter * len(prog))(*[Filter(*ins) for ins in prog])
+    fprog = Program(len(prog), code)
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    if prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
+        return False
+    return prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, MODE_FILTER
 
 
 def _received_fd():
@@ -3366,6 +3425,11 @@ def main():
         _PRCTL(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
     except Exception:
         pass
+    global _KEYS_DENIED
+    try:
+        _KEYS_DENIED = _deny_keyrings()
+    except Exception:
+        _KEYS_DENIED = False
     for path in ("/tmp", "/dev/shm"):  # what _reset_modes restores after each sample
         try:
             _MODES[path] = os.stat(path).st_mode & 0o7777
@@ -3389,7 +3453,12 @@ def main():
             op = req.get("op")
             try:
                 if op == "ping":
-                    resp = {"ok": True, "python": sys.version.split()[0], "numpy": _np is not None}
+                    resp = {
+                        "ok": True,
+                        "python": sys.version.split()[0],
+                        "numpy": _np is not None,
+                        "keyrings_denied": _KEYS_DENIED,
+                    }
                 elif op == "sample":
                     resp = _sample(req, ctl_in, ctl_out, ctl_buf)
                 elif op == "judge":

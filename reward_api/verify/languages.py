@@ -123,7 +123,17 @@ not out of it. Not covered: a program that reads its own executable, source or m
 (``/proc/self/exe``, the unit's file, ``/proc/self/mem``, which a Go program reads and
 writes without ``unsafe``, or other goroutines' frames through ``runtime.Stack``) and
 finds a native build's nonce there despite its split form, or the test's values, and
-replays them; a node program that attaches an inspector to its
+replays them (a JavaScript or TypeScript program reading
+``main.js``, which holds the test's calls and expected values, answers from them and is
+accepted by the execution; only the hack gate's ``js-reads-a-file`` rule, an ``fs`` read
+of anything but standard input, refuses the plain ways; a C or C++ function that reads
+the machine code at its return address finds the test's expected value as the immediate
+of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
+plain ways; a Rust or C function can find its return address by scanning the stack from
+one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
+among them, are all that stand against a native program reading the test's code; a Java
+program can read the test's bytecode from ``Main.class`` in its working folder, refused
+only by the gate's ``java-reads-a-file``); a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; a Java or node program that runs its own test again as a
 child (or any native one on a machine other than x86-64, where the one-process filter is
@@ -804,9 +814,35 @@ def _x86_64_harness(secret: _Secret) -> str:
 _JAVA_PUBLIC = re.compile(r"^\s*public\s+(?:final\s+|abstract\s+)*class\s+(\w+)", re.M)
 
 
+_JAVA_CLASS = re.compile(r"\b(?:class|record|enum|interface)\s+([A-Za-z_$][\w$]*)")
+_JAVA_MAIN = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\(")
+_JAVA_LITERAL = re.compile(r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+
+
 def _java_main_class(program: str) -> str:
+    """The class ``java`` runs for a stdio program: its public class; else ``Main`` when it
+    declares one; else the class whose body declares ``main`` (the nearest top-level
+    declaration before it, comments and literals aside), as ``java File.java`` runs a
+    program with no public class (``class Program { public static void main ...``, what
+    models often write); else ``Main``."""
     m = _JAVA_PUBLIC.search(program)
-    return m.group(1) if m else "Main"
+    if m:
+        return m.group(1)
+    text = _JAVA_LITERAL.sub(lambda m: " " * len(m.group(0)), program)
+    depth, last = 0, 0
+    at_depth: list[tuple[int, str, int]] = []
+    for c in _JAVA_CLASS.finditer(text):  # each declaration with its brace depth
+        depth += text.count("{", last, c.start()) - text.count("}", last, c.start())
+        last = c.start()
+        at_depth.append((c.start(), c.group(1), depth))
+    if any(n == "Main" for _, n, _ in at_depth):
+        return "Main"
+    main = _JAVA_MAIN.search(text)
+    if main is not None:
+        before = [n for at, n, d in at_depth if at < main.start() and d == 0]
+        if before:
+            return before[-1]
+    return "Main"
 
 
 def _java_run(main_class: str) -> tuple[str, ...]:

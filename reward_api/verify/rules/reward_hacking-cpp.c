@@ -28,5 +28,17 @@ int twice(int x) {
     FILE *mem = fopen("/proc/self/mem", "r");
     // ok: c-pass-channel-or-self-read
     int three = 3;
+    // ruleid: c-reads-its-caller
+    const unsigned char *caller = __builtin_return_address(0);
+    // ruleid: c-reads-its-caller
+    extern char __executable_start;
+    // ok: c-reads-its-caller
+    const char *text = "return address";
+    // ruleid: c-reads-its-caller
+    unsigned long anchor = (unsigned long)twice;
+    // ok: c-reads-its-caller
+    long widened = (long)three;
+    // ok: c-reads-its-caller
+    long again = (long)twice(1);
     return 2 * x + three - 3;
 }

@@ -20,6 +20,10 @@ using namespace std;
 #define MOD 1000000007
 // ok: c-macro-redefinition
 #define ll long long
+// ok: c-macro-redefinition
+#define int long long
+// ruleid: c-macro-redefinition
+#define int unsigned
 
 // ruleid: c-hard-exit
 __attribute__((constructor)) static void before_main() {}

@@ -23,6 +23,12 @@ class MinCost {
         File self = new File("/proc/self/cmdline");
         // ruleid: java-introspection
         File src = new File("Main.java");
+        // ruleid: java-reads-a-file
+        byte[] unit = new java.io.FileInputStream(String.join("", "Ma", "in.cl", "ass")).readAllBytes();
+        // ruleid: java-reads-a-file
+        byte[] again = java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("x"));
+        // ok: java-reads-a-file
+        java.io.File named = new java.io.File("notes");
         // ruleid: java-introspection
         String ans = "expected_output.txt";
         // ruleid: java-introspection

@@ -19,10 +19,16 @@ function minCost(cost, m, n) {
   process.on("uncaughtException", () => {});
   // ruleid: js-introspection
   fs.writeSync(3, "ok");
-  // ruleid: js-introspection
+  // ruleid: js-introspection, js-reads-a-file
   const me = fs.readFileSync(__filename, "utf8");
-  // ruleid: js-introspection
+  // ruleid: js-introspection, js-reads-a-file
   const self = fs.readFileSync("/proc/self/cmdline");
+  // ruleid: js-reads-a-file
+  const unit = fs.readFileSync("ma" + "in.js", "utf8");
+  // ruleid: js-reads-a-file
+  const fd = require("fs").openSync("main.js", "r");
+  // ok: js-reads-a-file
+  const data = JSON.parse("[1]");
   // ruleid: js-introspection
   const stack = new Error().stack;
   // ruleid: js-introspection

@@ -35,6 +35,14 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     std::panic::set_hook(Box::new(|_| std::process::abort()));
     // ruleid: rust-hard-exit
     let caught = std::panic::catch_unwind(|| 1);
+    // ruleid: rust-reads-code-memory
+    let code = 4096usize as *const u8;
+    // ruleid: rust-reads-code-memory
+    let byte = unsafe { std::ptr::read_volatile(code) };
+    // ruleid: rust-reads-code-memory
+    let raw: *const u8 = unsafe { std::mem::transmute::<usize, *const u8>(4096) };
+    // ok: rust-reads-code-memory
+    let text = "as a pointer";
     // ruleid: rust-introspection
     let me = include_str!(file!());
     // ruleid: rust-introspection
