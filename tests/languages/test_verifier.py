@@ -384,13 +384,16 @@ def test_a_c_assert_build_compiles_the_unit_from_a_pipe_before_the_harness_is_wr
     spec = languages.build_spec(unit, 256)
     harness = next(f for f in unit.files if f.startswith("harness."))
     assert spec["files"] == {} and spec["compile"][:2] == ["sh", "-c"]
-    n, m = map(int, spec["compile"][4:6])
+    n, m, p = map(int, spec["compile"][4:7])
     data = spec["input"].encode()
-    assert len(data) == n + m and data[n:].decode() == unit.files[harness]
+    assert len(data) == n + p + m and data[n + p :].decode() == unit.files[harness]
     assert data[:n].decode() == unit.files["main.c"].replace("\ud800", "?")
+    assert data[n : n + p].decode() == unit.program.replace("\ud800", "?")  # type: ignore[union-attr]
+    assert "int main" not in data[n : n + p].decode()  # the program alone, never the test
     script = spec["compile"][2]
     assert (
         script.index("-x c - -c -o main.o")
+        < script.index("cr_probe.o")
         < script.index(f"> {harness}")
         < script.index("--wrap=main")
     )
