@@ -133,6 +133,15 @@ def _tokens(code: str) -> list[_Tok]:
     return toks if _pair(toks) else []
 
 
+def blank_cpp_comments(code: str) -> str:
+    """``code`` with each comment's characters but its newlines as spaces, by the lexer's
+    reading (a ``"/*"`` in a string literal opens no comment)."""
+    return "".join(
+        re.sub(r"[^\n]", " ", m.group(0)) if m.lastgroup == "comment" else m.group(0)
+        for m in _CPP_TOKEN.finditer(code)
+    )
+
+
 def _pair(toks: list[_Tok]) -> bool:
     """Pair each bracket of ``toks`` with its partner (``match``); False when they do not
     balance."""

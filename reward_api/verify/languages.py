@@ -653,18 +653,18 @@ being copied into its vector and copied it into the program's answer too; an
 opening."""
 
 
-_LINE_MARKER = re.compile(
-    r"^(?:[ \t]|/\*.*?\*/)*(?:#|%:)(?:[ \t]|/\*.*?\*/)*(?:line\b|\d)", re.S | re.M
-)
+_LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)
 
 
 def line_marker_untrusted(program: str) -> str | None:
     """Why a C/C++ assert unit's pass cannot be trusted because the program writes a
     ``#line`` or GNU line-marker directive (``# 1 "/usr/include/x.h" 1 3``), or None: such
     a marker makes its own lines look like a system header's to ``_C_TEXT_CHECK``.
-    Honest programs write none (a directive at a line's start of the spliced text, after
-    blanks or comments)."""
-    if _LINE_MARKER.search(_SPLICE.sub("", c_newlines(program))):
+    Honest programs write none. Read on the spliced text with its comments blanked by the
+    C++ lexer (``compiled_eq.blank_cpp_comments``: a ``# 1.`` in a comment is no
+    directive, and a ``"/*"`` in a string opens no comment)."""
+    text = compiled_eq.blank_cpp_comments(_SPLICE.sub("", c_newlines(program)))
+    if _LINE_MARKER.search(text):
         return "the program writes a #line or line-marker directive"
     return None
 

@@ -429,6 +429,22 @@ def test_an_include_that_could_read_the_unit_is_untrusted(program: str) -> None:
     assert unit.untrusted is not None and "#i" in unit.untrusted
 
 
+@pytest.mark.parametrize(
+    "program",
+    ['# 1 "/usr/include/x.h" 1 3\n', "#line 7\n", ' /* */ # 2 "y"\n', '%: 3 "z"\n',
+     'const char *s = "/*";\n# 1 "x" 1 3\nconst char *t = "*/";\n', '#li\\\nne 9\n'],
+)  # fmt: skip
+def test_a_line_marker_of_the_program_is_untrusted(program: str) -> None:
+    for language in ("c", "cpp"):
+        unit = languages.assert_unit(language, program, "int main() { return 0; }\n")
+        assert unit.untrusted is not None and "line-marker" in unit.untrusted
+
+
+def test_a_line_marker_in_a_comment_is_no_directive() -> None:
+    program = "// approach #1\n/*\n# 1. count\n*/\nint add(int a, int b) { return a + b; }\n"
+    assert languages.line_marker_untrusted(program) is None
+
+
 def test_headers_by_name_are_trusted() -> None:
     program = (
         '#include <bits/stdc++.h>\n#include "bits/stdc++.h"\n#include<vector>\n%:include <map>\n'
