@@ -24,6 +24,12 @@ program cannot name, reopen or specialise them) and spliced in after the program
   global namespace's ``operator==``: only the operands' own namespaces (argument-dependent
   lookup) provide it, so the program's type keeps its own operator and a standard type
   keeps the standard's.
+- C++ returned types: each call in the test of a name the program's text holds
+  (``check_cpp_program_calls``) is checked at compile time to return a type of the
+  language or the standard library, containers of such types with their default
+  comparators and allocators included, never a type of the program's (whose ``-``, ``<``
+  or conversions the test would call: only ``==`` and ``!=`` are lifted), unless the
+  test names that type itself (``P{1, 2}``).
 - C++ helpers: every function the test defines at namespace scope (MBCPP's template
   ``compare``, HumanEval-X's ``issame``) is renamed with the build's tag in the test,
   so a better-matching overload of the program (a non-template ``compare(bool, bool)``,
@@ -56,9 +62,10 @@ program cannot name, reopen or specialise them) and spliced in after the program
 The rewrite keeps the test's meaning for every honest comparison (``eq`` agrees with the
 operators of the standard library on their types), which the agreement tests on MBXP's
 real model samples check. What it does not cover, documented in
-``reward_api.verify.languages``: comparisons other than equality (``<`` on containers),
-comparisons inside the program's own helpers the test calls, and a standard type not
-listed above whose ``operator==`` the program injected into ``std``.
+``reward_api.verify.languages``: comparisons other than equality (``<`` on containers)
+and comparisons inside the program's own helpers the test calls. A standard type not
+listed above keeps the standard's ``operator==``: a C++ assert build refuses a program that
+declares into ``std`` (``languages._CPP_STD_PATTERN``).
 """
 
 from __future__ import annotations
@@ -124,6 +131,15 @@ def _tokens(code: str) -> list[_Tok]:
         toks.append(_Tok(kind, m.group(0), m.start(), m.end()))
     # unbalanced: no rewrite can be trusted to keep the meaning
     return toks if _pair(toks) else []
+
+
+def blank_cpp_comments(code: str) -> str:
+    """``code`` with each comment's characters but its newlines as spaces, by the lexer's
+    reading (a ``"/*"`` in a string literal opens no comment)."""
+    return "".join(
+        re.sub(r"[^\n]", " ", m.group(0)) if m.lastgroup == "comment" else m.group(0)
+        for m in _CPP_TOKEN.finditer(code)
+    )
 
 
 def _pair(toks: list[_Tok]) -> bool:
@@ -335,6 +351,99 @@ def qualify_cpp_std_calls(test: str, program: str, keep: frozenset[str] = frozen
     return out
 
 
+_CALL_AFTER_WORDS = {"return", "throw", "else", "case", "do", "co_return", "co_yield",
+                     "co_await", "and", "or", "not", "xor", "bitand", "bitor", "compl", "not_eq"}  # fmt: skip
+_NOT_CALLED = _WORDS | _NOT_A_FUNCTION | _TYPEISH | {
+    "delete", "new", "typeid", "alignas", "static_cast", "dynamic_cast", "const_cast",
+    "reinterpret_cast", "this", "true", "false", "nullptr", "assert"}  # fmt: skip
+_CPP_WORD = re.compile(r"[A-Za-z_]\w*")
+_TEST_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+_CPP_TYPE_DECL = re.compile(
+    r"\b(?:struct|class|union|enum)\s+(?:class\s+|struct\s+)?([A-Za-z_]\w*)"
+)
+
+
+def check_cpp_program_calls(test: str, program: str, ns: str) -> str:
+    """``test`` (C++) with each call ``f(args)`` of a name the program's text holds (a
+    function, a type, a variable: any word of it, its directives too; not one the test
+    defines) as ``(ns::returns<decltype(f(args))>(), f(args))``: the same call, once,
+    after a compile-time check that the type it returns is the language's or the standard
+    library's (``trusted`` in ``cpp_eq``), never a type of the program's, whose operators
+    the test would call. A returned ``struct Fraction`` with ``double operator-(Fraction,
+    double)`` answering 0 made HumanEval-X's ``abs(truncate_number(3.5) - 0.5) < 1e-4``
+    hold for any answer; ``==`` is lifted (``rewrite_cpp_equalities``), ``-``, ``<`` and
+    conversions are not. A type of the program's that the test names itself other than by
+    calling it (``P{1, 2}``) may be returned: the test means that type, operators and all.
+    A name the test binds to a name of the program (MultiPL-E's ``auto candidate =
+    has_close_elements;``) is the program's too, and when the program pastes tokens
+    (``##``) every call but those below is checked.
+    Not a call: a declaration (``string s("abc")``, ``vector<int> v(3)``), a member, a
+    qualified name (``::std::abs``), a call whose arguments hold a lambda (not allowed in
+    ``decltype`` in C++17), a name the test defines (a function, a type, a macro)."""
+    words = set(_CPP_WORD.findall(program))
+    toks = _tokens(test)
+    own = (
+        _namespace_functions(toks)
+        | set(_CPP_TYPE_DECL.findall(test))
+        | set(_TEST_MACRO.findall(test))
+    )
+    for k in range(1, len(toks) - 2):  # `auto candidate = has_close_elements;` (MultiPL-E)
+        if toks[k].text == "=" and toks[k + 1].text in words and toks[k + 2].text == ";":
+            words.add(toks[k - 1].text)
+    pasting = "##" in program or "%:%:" in program  # a name no word of its text spells
+    named = set()  # the test's own uses of a name as a type: `P{1, 2}`, `P p`, `vector<P>`
+    for k, t in enumerate(toks[:-1]):
+        after, left = toks[k + 1], toks[k - 1].text if k else ""
+        if t.kind == "id" and (
+            after.text in ("{", "&", "*", "::")
+            or (after.kind == "id" and after.text not in _STOP_WORDS)
+            or (after.text == ">" and left in ("<", ","))
+        ):
+            named.add(t.text)
+    allowed = sorted(set(_CPP_TYPE_DECL.findall(program)) & named & words)
+    edits: list[tuple[int, int]] = []
+    for k, t in enumerate(toks[:-1]):
+        nxt = toks[k + 1]
+        if t.kind != "id" or nxt.text != "(" or nxt.match < 0:
+            continue
+        if (t.text not in words and not pasting) or t.text in own or t.text in _NOT_CALLED:
+            continue
+        if k > 0:
+            before = toks[k - 1]
+            if before.text in (".", "->", "::", "~", ">") and not (
+                before.text == ">" and _angles(toks, k - 1, -1) is None
+            ):
+                continue  # a member, a qualified name, or after template arguments
+            if before.kind == "id" and before.text not in _CALL_AFTER_WORDS:
+                continue  # a declaration: `string s("abc")`
+        inner = range(k + 2, nxt.match)
+        if any(toks[j].text == "[" and toks[j - 1].text in ("(", ",", "=", "{") for j in inner):
+            continue  # a lambda's capture, not a subscript
+        edits.append((t.start, toks[nxt.match].end))
+    edits.sort(key=lambda e: (e[0], -e[1]))
+
+    def text(lo: int, hi: int, at: int) -> tuple[str, int]:
+        """The test's text from ``lo`` to ``hi`` with the checked calls in it, nested ones
+        too (an argument of ``abs`` is the test's own arithmetic); ``at``: the first edit
+        not yet placed, returned past the ones this span held."""
+        out, pos = [], lo
+        while at < len(edits) and edits[at][0] < hi:
+            start, end = edits[at]
+            inner, at = text(start, end, at + 1)
+            out += [test[pos:start], f"({ns}::returns<decltype({inner})>(), {inner})"]
+            pos = end
+        return "".join(out) + test[pos:hi], at
+
+    out = text(0, len(test), 0)[0]
+    if not edits:
+        return out
+    marks = "".join(
+        f"template <> struct {ns}::allowed<{name}> {{ static constexpr bool value = true; }};\n"
+        for name in allowed
+    )
+    return marks + out
+
+
 def _namespace_functions(toks: list[_Tok]) -> set[str]:
     """The functions a C++ text defines at namespace scope: a name, its parameters, then
     its body (after qualifiers and a trailing return type)."""
@@ -410,6 +519,11 @@ _CPP_EQ = r"""
 #include <utility>
 #include <tuple>
 #include <optional>
+#include <complex>
+#include <bitset>
+#include <stdexcept>
+#include <iterator>
+#include <type_traits>
 #include <cstddef>
 namespace NS {
 struct hide {};
@@ -462,6 +576,54 @@ template <class T> struct opt { static constexpr bool value = false; };
 template <class T> struct opt<std::optional<T>> { static constexpr bool value = true; };
 template <class T> constexpr bool known_v = arith<T>::value || ptr<T>::value || str<T>::value ||
     seq<T>::value || uset<T>::value || umap<T>::value || pair<T>::value || tup<T>::value || opt<T>::value;
+// what a call of the program's may return into the test: types whose operators are the
+// language's or the standard library's, all the way down (never a type of the program's,
+// nor a container with a comparator, hash or allocator of the program's)
+template <class T> struct trusted {
+  static constexpr bool value = arith<T>::value || str<T>::value || std::is_void<T>::value ||
+      std::is_same<T, decltype(nullptr)>::value;
+};
+template <class T> constexpr bool trusted_v = trusted<bare_t<T>>::value;
+template <class T> struct trusted<T *> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::vector<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::deque<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::list<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T, std::size_t N> struct trusted<std::array<T, N>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::set<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::set<T, std::greater<T>>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::multiset<T>> { static constexpr bool value = trusted_v<T>; };
+template <class K, class V> struct trusted<std::map<K, V>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
+template <class K, class V> struct trusted<std::map<K, V, std::greater<K>>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
+template <class K, class V> struct trusted<std::multimap<K, V>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
+template <class T> struct trusted<std::unordered_set<T>> { static constexpr bool value = trusted_v<T>; };
+template <class K, class V> struct trusted<std::unordered_map<K, V>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
+template <class A, class B> struct trusted<std::pair<A, B>> { static constexpr bool value = trusted_v<A> && trusted_v<B>; };
+template <class... T> struct trusted<std::tuple<T...>> { static constexpr bool value = (true && ... && trusted_v<T>); };
+template <class T> struct trusted<std::optional<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::complex<T>> { static constexpr bool value = trusted_v<T>; };
+template <std::size_t N> struct trusted<std::bitset<N>> { static constexpr bool value = true; };
+template <class P, class C> struct trusted<__gnu_cxx::__normal_iterator<P, C>> { static constexpr bool value = trusted_v<P>; };
+template <class I> struct trusted<std::reverse_iterator<I>> { static constexpr bool value = trusted_v<I>; };
+template <class T> struct trusted<std::_Rb_tree_iterator<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::_Rb_tree_const_iterator<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::_List_iterator<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T> struct trusted<std::_List_const_iterator<T>> { static constexpr bool value = trusted_v<T>; };
+template <class T, bool C> struct trusted<std::__detail::_Node_iterator<T, C, false>> { static constexpr bool value = trusted_v<T>; };
+template <class T, bool C> struct trusted<std::__detail::_Node_iterator<T, C, true>> { static constexpr bool value = trusted_v<T>; };
+template <class T, bool C> struct trusted<std::__detail::_Node_const_iterator<T, C, false>> { static constexpr bool value = trusted_v<T>; };
+template <class T, bool C> struct trusted<std::__detail::_Node_const_iterator<T, C, true>> { static constexpr bool value = trusted_v<T>; };
+#define NS_TRUSTED(T) template <> struct trusted<T> { static constexpr bool value = true; };
+NS_TRUSTED(std::exception) NS_TRUSTED(std::runtime_error) NS_TRUSTED(std::logic_error)
+NS_TRUSTED(std::invalid_argument) NS_TRUSTED(std::out_of_range) NS_TRUSTED(std::domain_error)
+NS_TRUSTED(std::length_error) NS_TRUSTED(std::overflow_error) NS_TRUSTED(std::underflow_error)
+NS_TRUSTED(std::range_error) NS_TRUSTED(std::_Bit_reference) NS_TRUSTED(std::_Bit_iterator)
+NS_TRUSTED(std::_Bit_const_iterator)
+#undef NS_TRUSTED
+template <class T> struct allowed { static constexpr bool value = false; };  // the test's own names
+template <class T> constexpr void returns() noexcept {
+  static_assert(trusted_v<T> || allowed<bare_t<T>>::value,
+                "codereward: a function of the program returns a type of its own to the test");
+}
 template <class A, class B, class = void> struct comparable { static constexpr bool value = false; };
 template <class A, class B>
 struct comparable<A, B, decltype(void(static_cast<bool>(std::declval<const A &>() == std::declval<const B &>())))> {

@@ -60,7 +60,13 @@ Trust, per test type:
   and resolvers run before any harness code, still carry it, split.
 - Redefinitions: C/C++: every macro name the program ``#define``s (found on the spliced
   text, comments included, by over-approximation) is ``#undef``ined before the test and
-  ``<assert.h>`` is included again without ``NDEBUG``; Rust: ``macro_rules!`` forwarders
+  ``<assert.h>`` is included again without ``NDEBUG``; a build whose program defines a
+  function the C, math, C++ or GCC runtime library exports (``strcmp``, ``memcmp``,
+  ``operator new``, ``malloc``: the test's own calls would bind to it; for C, ``static``
+  ones too) fails, and so does a C++ program that declares into ``namespace std`` (or a
+  reserved one) or specialises its templates (``std::uninitialized_copy<const int *, int
+  *>`` built the test's expected vector), both read by the toolchain from the program
+  alone, macros expanded (``_c_assert_build``); Rust: ``macro_rules!`` forwarders
   for ``assert``, ``assert_eq``, ``vec``, ``panic`` and the other std macros a test uses
   follow the program, so a shadowing ``macro_rules!`` of the program never reaches the
   test (textual scope: the later definition wins), and the prelude's names (``Some``,
@@ -98,7 +104,11 @@ Trust, per test type:
   ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
   compares the standard library's types itself, so a global or ``std``-injected
   ``operator==`` of the program, a returned type whose ``operator==`` accepts anything, or
-  a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing (and in
+  a returned ``ArrayList`` subclass whose ``equals`` says yes, decides nothing; each C++
+  call in the test of a name of the program's must return, at compile time, a type of the
+  language or the standard library (``compiled_eq.check_cpp_program_calls``: a returned
+  ``struct`` whose ``operator-`` answered 0 made ``abs(f(x) - 0.5) < 1e-4`` hold), unless
+  the test names that type itself (and in
   Java, a type of the program named like a JDK type the test uses, ``class Arrays``,
   never stands for the JDK's in the test: those names are written out in full); Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
@@ -133,14 +143,20 @@ plain ways; a Rust or C function can find its return address by scanning the sta
 one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
 among them, are all that stand against a native program reading the test's code; a Java
 program can read the test's bytecode from ``Main.class`` in its working folder, refused
-only by the gate's ``java-reads-a-file``); a node program that attaches an inspector to its
+only by the gate's ``java-reads-a-file``); a native program that returns into the harness
+past the test (its own return address replaced by the one into ``__wrap_main`` found up
+its stack, with a copy of that frame: in one process the harness cannot tell it from the
+test's ``main`` returning 0); a C++ overload of a C library function (``strcmp(char *,
+const char *)``, which a test's ``char *`` argument prefers) that is ``static`` or
+``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a node program that attaches an inspector to its
 own process by other means than the ``inspector`` module and its binding (both refused)
 to read the prelude's closure; a Java or node program that runs its own test again as a
 child (or any native one on a machine other than x86-64, where the one-process filter is
 not written) and reads the expected values from that run's failure messages;
 comparisons other than equality on containers (``<``) and comparisons
-inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
-not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
+inside helpers of the program that the test calls (a standard C++ type ``compiled_eq`` does
+not take apart, ``std::complex``, keeps the standard's ``operator==``: a C/C++ assert build
+refuses a program that declares into ``std``);
 Go has no operator overloading and testify compares by reflection (a lying
 ``MarshalJSON`` cannot know the expected value). Compile-time reads of host files see
 only the language's runtime root (the compile runs in the cell), and compile-time bombs
@@ -360,6 +376,9 @@ class Unit:
     unordered: bool = False
     """The report's lines may come in any order (Rust: libtest runs tests in the order of
     their paths, and each line carries its own nonce, so none can be repeated or made up)."""
+    program: str | None = None
+    """A C/C++ assert unit's program alone, which its build checks for what it defines
+    (``_c_assert_build``): never the test."""
 
     def reported(self, channel: object) -> bool:
         """Whether the pass channel holds exactly the expected report."""
@@ -420,7 +439,8 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         )
         unit = _c_unit(program, test, cpp, tag, frozenset(entry_points))
         files = {RECIPES[language].source: unit, **wrap}
-        return Unit(language, files, RECIPES[language].run, nonce, included_untrusted(program))
+        untrusted = included_untrusted(program) or line_marker_untrusted(program)
+        return Unit(language, files, RECIPES[language].run, nonce, untrusted, program=program)
     if language == "java":
         refused = compiled_eq.java_refused(program)
         if refused is not None:
@@ -569,40 +589,136 @@ def build_spec(
 
 
 def _c_assert_build(unit: Unit) -> dict[str, Any]:
-    """The build of a C/C++ assert unit, which reads the unit's bytes and then the
-    harness's on stdin (UTF-8, a lone surrogate as ``?``, as a written file would hold
-    it). The unit compiles from the pipe, with the recipe's flags, so no file of the build
-    folder holds the test while the compiler and the assembler run: ``#include
+    """The build of a C/C++ assert unit, which reads the unit's bytes, the program's alone,
+    then the harness's on stdin (UTF-8, a lone surrogate as ``?``, as a written file would
+    hold it). The unit compiles from the pipe, with the recipe's flags, so no file of the
+    build folder holds the test while the compiler and the assembler run: ``#include
     "/proc/self/fd/0"`` or an ``.incbin`` of the unit or of a ``/proc`` path finds a
-    drained pipe or nothing. Only then is the rest of the pipe, the harness, written out
-    and linked with ``--wrap=main``; an assembler of the unit that read any of it from the
-    pipe left it short, and the build fails."""
+    drained pipe or nothing. Then the program alone is checked (``_C_TEXT_CHECK``,
+    ``_C_DEFINES_CHECK``): a build whose program defines what the C or C++ library
+    defines, renames symbols, or adds to the standard library's namespaces, fails with
+    the reason. Only
+    then is the rest of the pipe, the harness, written out and linked with
+    ``--wrap=main``; an assembler of the unit that read any of it from the pipe left it
+    short, and the build fails."""
     recipe = RECIPES[unit.recipe]
     assert recipe.compile is not None
     harness = next(f for f in unit.files if f.startswith("harness."))
     unit_bytes = unit.files[recipe.source].encode("utf-8", "replace")
     harness_bytes = unit.files[harness].encode("utf-8", "replace")
+    program_bytes = (unit.program or "").encode("utf-8", "replace")
     drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
     cc, *flags = [a for a in recipe.compile if a not in drop]
-    source = "c++" if unit.recipe == "cpp" else "c"
+    cpp = unit.recipe == "cpp"
+    source = "c++" if cpp else "c"
     compile_unit = [cc, *flags, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
     link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main"]
     link += libs
+    # the program alone, macros expanded: its own lines checked (``_C_TEXT_CHECK``)
+    expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "-", "-o", "cr_prog.i"]
+    check = f'head -c "$3" | {shlex.join(expand)}\n' + _C_TEXT_CHECK.replace(
+        "CPP_ONLY", _CPP_STD_PATTERN if cpp else ""
+    )
+    objects = "main.o"
+    if not cpp:  # every function the program defines, static ones too, as symbols
+        std = next(a for a in flags if a.startswith("-std="))
+        probe = [cc, std, "-O0", "-fkeep-static-functions", "-w", "-x", "cpp-output",
+                 "cr_prog.i", "-c", "-o", "cr_probe.o"]  # fmt: skip
+        check += f"{shlex.join(probe)}\n"
+        objects = "main.o cr_probe.o"
+    check += "rm -f cr_prog.i\n"
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
+        f"{check}{_C_DEFINES_CHECK.replace('CC', shlex.quote(cc)).replace('OBJECTS', objects)}"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
         f"{shlex.join(link)}\n"
     )
+    lengths = (len(unit_bytes), len(harness_bytes), len(program_bytes))
     return {
         "files": {},
-        "compile": ["sh", "-c", script, "cr", str(len(unit_bytes)), str(len(harness_bytes))],
-        "input": (unit_bytes + harness_bytes).decode("utf-8"),
-        "remove": ["main.o", harness],
+        "compile": ["sh", "-c", script, "cr", *map(str, lengths)],
+        "input": (unit_bytes + program_bytes + harness_bytes).decode("utf-8"),
+        "remove": ["main.o", harness, "cr_prog.i", "cr_probe.o", "cr_libs", "cr_own"],
     }
+
+
+_C_DEFINES_CHECK = r"""for l in libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1; do
+  f=$(CC -print-file-name=$l); [ "$f" = "$l" ] || nm -D --defined-only "$f"
+done | awk 'NF == 3 && $2 ~ /^[TtWwi]$/ { sub(/@.*/, "", $3); print $3 }' | sort -u > cr_libs
+nm --defined-only OBJECTS | awk 'NF == 3 && ($2 ~ /^[Tti]$/ || ($2 ~ /^[Ww]$/ && $3 !~ /^_Z/)) { print $3
+  if ($2 !~ /^[Ww]$/ && match($3, /^_ZL?[0-9]+/)) { n = substr($3, 1, RLENGTH); sub(/^_ZL?/, "", n); print substr($3, RLENGTH + 1, n + 0) } }' | sort -u > cr_own
+if [ -n "$(comm -12 cr_own cr_libs | head -c 1)" ]; then
+  echo "codereward: the program defines functions of the C or C++ library, which the test would call instead:" $(comm -12 cr_own cr_libs | head -n 5) >&2
+  exit 1
+fi
+"""
+"""Shell (``CC``, ``OBJECTS`` filled in): the build fails when the unit's object, or for C
+the program compiled alone with every static function kept (``cr_probe.o``: one the
+optimizer inlined leaves no symbol in ``main.o``), defines a function that the C, math,
+C++ or GCC runtime library exports. The unit is one object, so the test's own calls bind
+to such a definition, whatever its spelling (a macro that pastes ``strcmp``, an asm
+label, ``extern "C"``): a C program's ``int strcmp(...) { return 0; }`` (or a ``static``
+one) passed every ``assert(strcmp(f(x), "...") == 0)``, and a C++ ``extern "C" memcmp``
+made ``std::string``'s comparisons say equal; a replaced ``operator new`` or ``malloc``
+decides where the test's expected values live. A C++ function of the global namespace
+counts by its name (``_Z6strcmpPcPKc``, an overload that a test's ``char *`` argument
+would prefer, is ``strcmp``). A weak C++ symbol does not count: it is an inline function
+or a template's instance, which every unit that uses it defines (``std::operator+`` of a
+``const char *`` and a ``std::string``, which libstdc++ exports too); a specialisation
+in ``std`` is ``_CPP_STD_PATTERN``'s. Honest programs define none (MBXP's C++ samples:
+none)."""
+
+_C_TEXT_CHECK = r"""awk 'BEGIN { d = 0 }
+  /^# [0-9]+ "/ { s = $0; sub(/^# [0-9]+ ".*"/, "", s)
+    if (s ~ /(^| )1( |$)/) d++; else if (s ~ /(^| )2( |$)/) d--; next }
+  d == 0 { print }' cr_prog.i | tr '\n' ' ' | sed -E 's/using[[:space:]]+namespace/using_ns/g' > cr_own
+W='[^[:alnum:]_]' N='(std|_[_A-Z][[:alnum:]_]*)' A='(<[^;{}()]*>)?[[:space:]]*'
+if grep -qE "(^|$W)(asm|__asm|__asm__)($W|\$)|#[[:space:]]*pragma[[:space:]]+redefine_extname" cr_own; then
+  echo "codereward: the program writes assembly or renames symbols (asm, #pragma redefine_extname): the test's calls could reach its code" >&2
+  exit 1
+fi
+CPP_ONLY"""
+"""Shell: the program alone, preprocessed (macros expanded, the precompiled header left
+out), is refused by what its own lines hold (the main file's, at include depth 0: a line
+marker of the program's own could move them, ``line_marker_untrusted``): inline assembly
+or an asm label (``int strcmp(const char *, const char *) __asm__("mine")`` made the
+test's ``strcmp`` the program's ``mine``, a name no library defines) or ``#pragma
+redefine_extname`` (the same, by a pragma); for C++ also ``_CPP_STD_PATTERN``."""
+
+_CPP_STD_PATTERN = r"""if grep -qE "(^|$W)namespace[^{};=]*$W$N($W|\$)|(^|$W)namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?$N[[:space:]]*;|(^|$W)template[[:space:]]*<[^;{}]*$W$N[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*$A::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*$A(\(|\{|:[^:])|operator[^(;{}]*\()" cr_own; then
+  echo "codereward: the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code" >&2
+  exit 1
+fi
+"""
+"""Shell: a C++ program whose own lines open ``namespace std`` or a reserved namespace
+(``__gnu_cxx``), alias one, or declare a template specialisation of a name qualified by
+one is refused. A test builds its expected values with the standard library's templates
+in the same unit, so a specialisation of the program's is what builds them: ``template
+<> int *std::uninitialized_copy<const int *, int *>(...)`` saw the test's ``{4, 5}``
+being copied into its vector and copied it into the program's answer too; an
+``operator==`` injected into ``std`` for a type ``compiled_eq`` does not take apart
+(``std::complex``) would decide the test's comparison. ``using namespace std`` is not an
+opening."""
+
+
+_LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)
+
+
+def line_marker_untrusted(program: str) -> str | None:
+    """Why a C/C++ assert unit's pass cannot be trusted because the program writes a
+    ``#line`` or GNU line-marker directive (``# 1 "/usr/include/x.h" 1 3``), or None: such
+    a marker makes its own lines look like a system header's to ``_C_TEXT_CHECK``.
+    Honest programs write none. Read on the spliced text with its comments blanked by the
+    C++ lexer (``compiled_eq.blank_cpp_comments``: a ``# 1.`` in a comment is no
+    directive, and a ``"/*"`` in a string opens no comment)."""
+    text = compiled_eq.blank_cpp_comments(_SPLICE.sub("", c_newlines(program)))
+    if _LINE_MARKER.search(text):
+        return "the program writes a #line or line-marker directive"
+    return None
 
 
 def artifact_key(spec: dict[str, Any], runtime: str) -> str:
@@ -728,6 +844,7 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         ns = f"__cr_eq_{tag}"
         test = compiled_eq.rename_cpp_test_functions(test, f"__cr_{tag}", keep)
         test = compiled_eq.qualify_cpp_std_calls(test, program, keep)
+        test = compiled_eq.check_cpp_program_calls(test, program, ns)
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"

@@ -384,13 +384,16 @@ def test_a_c_assert_build_compiles_the_unit_from_a_pipe_before_the_harness_is_wr
     spec = languages.build_spec(unit, 256)
     harness = next(f for f in unit.files if f.startswith("harness."))
     assert spec["files"] == {} and spec["compile"][:2] == ["sh", "-c"]
-    n, m = map(int, spec["compile"][4:6])
+    n, m, p = map(int, spec["compile"][4:7])
     data = spec["input"].encode()
-    assert len(data) == n + m and data[n:].decode() == unit.files[harness]
+    assert len(data) == n + p + m and data[n + p :].decode() == unit.files[harness]
     assert data[:n].decode() == unit.files["main.c"].replace("\ud800", "?")
+    assert data[n : n + p].decode() == unit.program.replace("\ud800", "?")  # type: ignore[union-attr]
+    assert "int main" not in data[n : n + p].decode()  # the program alone, never the test
     script = spec["compile"][2]
     assert (
         script.index("-x c - -c -o main.o")
+        < script.index("cr_probe.o")
         < script.index(f"> {harness}")
         < script.index("--wrap=main")
     )
@@ -424,6 +427,22 @@ def test_an_include_that_could_read_the_unit_is_untrusted(program: str) -> None:
     assert languages.included_untrusted(program) is not None
     unit = languages.assert_unit("cpp", program, "int main() { return 0; }\n")
     assert unit.untrusted is not None and "#i" in unit.untrusted
+
+
+@pytest.mark.parametrize(
+    "program",
+    ['# 1 "/usr/include/x.h" 1 3\n', "#line 7\n", ' /* */ # 2 "y"\n', '%: 3 "z"\n',
+     'const char *s = "/*";\n# 1 "x" 1 3\nconst char *t = "*/";\n', '#li\\\nne 9\n'],
+)  # fmt: skip
+def test_a_line_marker_of_the_program_is_untrusted(program: str) -> None:
+    for language in ("c", "cpp"):
+        unit = languages.assert_unit(language, program, "int main() { return 0; }\n")
+        assert unit.untrusted is not None and "line-marker" in unit.untrusted
+
+
+def test_a_line_marker_in_a_comment_is_no_directive() -> None:
+    program = "// approach #1\n/*\n# 1. count\n*/\nint add(int a, int b) { return a + b; }\n"
+    assert languages.line_marker_untrusted(program) is None
 
 
 def test_headers_by_name_are_trusted() -> None:
