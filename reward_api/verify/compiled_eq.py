@@ -1275,6 +1275,67 @@ _JS_PRELUDE = r"""'use strict';
   // holds every string, never a buffer's contents
   const nonce = got === 32 ? nb : null;
   const Module = require('module');
+  // Nothing may read the process's memory, where that buffer is: no file under /proc
+  // (/proc/self/mem; the path made real, no '..' that a rename could move), no link to
+  // one, no other process (a child may read /proc/<ppid>/mem), no worker thread (its fs
+  // is not this one), no native addon, no WASI (its own file system), no inspector.
+  const refuse = (what) => { throw new Error(`codereward: ${what} is not available to the program`); };
+  const fsb = process.binding('fs');
+  const realpath = fs.realpathSync.native;
+  const dirname = path.dirname;
+  const td = new TextDecoder();
+  const decode = TextDecoder.prototype.decode;
+  const isView = ArrayBuffer.isView;
+  const { indexOf, startsWith, endsWith } = String.prototype;
+  const has = (s, w) => Reflect.apply(indexOf, s, [w]) >= 0;
+  const starts = (s, w) => Reflect.apply(startsWith, s, [w]);
+  const up = (s) => s === '..' || starts(s, '../') || Reflect.apply(endsWith, s, ['/..']) || has(s, '/../');
+  const inProc = (given) => {
+    const s = typeof given === 'string' ? given : isView(given) ? Reflect.apply(decode, td, [given]) : null;
+    if (typeof s !== 'string' || has(s, '\0') || up(s)) return true;
+    for (let q = s, n = 0; n < 4096; n++) {
+      let r = null;
+      try { r = realpath(q); } catch (e) {}
+      if (typeof r === 'string') return r === '/proc' || starts(r, '/proc/');
+      const parent = dirname(q);
+      if (parent === q) return true;
+      q = parent;
+    }
+    return true;
+  };
+  const guard = (o, k, check) => {
+    const f = o[k];
+    if (typeof f !== 'function') return;
+    Object.defineProperty(o, k, { value: function (...a) {
+      if (check(a)) refuse(`${k}(${typeof a[0] === 'string' ? a[0] : ''})`);
+      return Reflect.apply(f, this, a); }, writable: false, configurable: false, enumerable: true });
+  };
+  for (const k of ['open', 'openFileHandle', 'internalModuleReadJSON']) guard(fsb, k, (a) => inProc(a[0]));
+  guard(fsb, 'copyFile', (a) => inProc(a[0]) || inProc(a[1]));
+  for (const k of ['symlink', 'link']) guard(fsb, k, () => true);
+  Object.defineProperty(fsb, 'realpath', { value: fsb.realpath, writable: false, configurable: false });
+  guard(process.binding('spawn_sync'), 'spawn', () => true);
+  guard(process.binding('process_wrap').Process.prototype, 'spawn', () => true);
+  const stub = (what) => function () { refuse(what); };
+  const inspector = require('inspector');
+  for (const k of ['connect', 'connectToMainThread']) guard(inspector.Session.prototype, k, () => true);
+  inspector.open = stub('inspector.open');
+  require('worker_threads').Worker = stub('worker_threads.Worker');
+  require('v8').setFlagsFromString = stub('v8.setFlagsFromString');
+  const warn = process.emitWarning;
+  process.emitWarning = () => {};  // WASI is experimental, these bindings deprecated: not the program's stderr
+  try {
+    try { require('wasi').WASI = stub('WASI'); } catch (e) {}
+    guard(process.binding('v8'), 'setFlagsFromString', () => true);
+    const crypto = process.binding('crypto');  // an OpenSSL engine is a native library
+    guard(crypto, 'setEngine', () => true);
+    for (const k of ['setEngineKey', 'setClientCertEngine']) guard(crypto.SecureContext.prototype, k, () => true);
+  } finally { process.emitWarning = warn; }
+  for (const m of ['inspector', 'worker_threads', 'v8', 'wasi']) try { Object.freeze(require(m)); } catch (e) {}
+  Module.syncBuiltinESMExports();  // what import() of them sees
+  for (const k of ['dlopen', '_debugProcess', 'chdir']) guard(process, k, () => true);
+  const usr1 = (a) => a[1] === 'SIGUSR1' || a[1] === 10;
+  for (const k of ['kill', '_kill']) guard(process, k, usr1);
   const load0 = Module._load;
   const banned = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
   Object.defineProperty(Module, '_load', { value: function (request, ...rest) {
