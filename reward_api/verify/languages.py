@@ -60,7 +60,11 @@ Trust, per test type:
   JDK's own privileged actions unchanged), node's prelude guards the file system binding
   (nothing under ``/proc``, no link) and refuses child processes, worker threads, native
   addons, WASI, the inspector's sessions (however the module is loaded) and ``SIGUSR1``.
-  Native builds, where a program's constructors and resolvers run before any harness
+  Both also keep the test's own text from the program, which answered each call with the
+  expected value it found there: Java's guard refuses the build's folder (``Main.class``),
+  node's prelude the unit's folder once the unit compiles (``main.js``), and the test's
+  function is strict (a sloppy one was the program's function's ``caller``, and its source
+  the test's). Native builds, where a program's constructors and resolvers run before any harness
   code, still carry it, split.
 - Redefinitions: C/C++: every macro name the program ``#define``s (found on the spliced
   text, comments included, by over-approximation) is ``#undef``ined before the test and
@@ -813,7 +817,9 @@ def _java_guard(name: str) -> str:
     """A security manager that refuses, to the program and the test, what reads the
     process's memory or reaches past it: files under ``/proc`` (``/proc/self/mem`` holds
     the nonce's buffer; the path made canonical, so ``/dev/fd/..`` or a relative path is
-    the same), starting a process (a child may read ``/proc/<ppid>/mem``), links, native
+    the same) and in the build's folder (``Main.class`` holds the test's expected values: a
+    program answered each call from its bytecode; the class loader's own reads are
+    privileged), starting a process (a child may read ``/proc/<ppid>/mem``), links, native
     libraries, reflection past access checks (``sun.misc.Unsafe``), restricted packages,
     class loaders, the management and attach interfaces (a heap dump, an agent), sockets,
     and the security settings themselves; everything else is allowed without asking, as
@@ -831,7 +837,9 @@ def _java_guard(name: str) -> str:
         "                         java.lang.StackWalker.Option.SHOW_HIDDEN_FRAMES,\n"
         "                         java.lang.StackWalker.Option.SHOW_REFLECT_FRAMES));\n"
         "    private static final java.lang.ClassLoader PLATFORM = java.lang.ClassLoader.getPlatformClassLoader();\n"
-        "    static void install() {\n"
+        "    private static java.lang.String dir = null, inside = null;\n"
+        "    static void install() throws java.io.IOException {\n"
+        '        inside = (dir = new java.io.File(".").getCanonicalPath()).concat("/");\n'
         '        asked(new java.io.FilePermission("/proc/self/mem", "read"));\n'  # linked before
         "        privileged();\n"
         f"        java.lang.System.setSecurityManager(new {name}());\n"
@@ -846,7 +854,7 @@ def _java_guard(name: str) -> str:
         '            if (p.getActions().contains("execute") || what.equals("<<ALL FILES>>")) return true;\n'
         "            try { what = new java.io.File(what).getCanonicalPath(); }\n"
         "            catch (java.io.IOException e) { return true; }\n"
-        '            return what.equals("/proc") || what.startsWith("/proc/");\n'
+        '            return what.equals("/proc") || what.startsWith("/proc/") || what.equals(dir) || what.startsWith(inside);\n'
         "        }\n"
         "        if (p instanceof java.lang.RuntimePermission) {\n"
         '            return what.equals("createClassLoader") || what.equals("setSecurityManager")\n'
@@ -896,15 +904,17 @@ program declares (hoisted ``function require``, ``var JSON``) reaches it."""
 def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
     """The program, then the test as the body of a function handed to the prelude's
     ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
-    reports on the pass channel when it returned. A TypeScript test's ``import`` lines
-    stay at the top level (where TypeScript requires them)."""
+    reports on the pass channel when it returned. The function is strict (``'use strict'``:
+    a sloppy one is the ``caller`` of the program's functions, and its source holds the
+    test's expected values); the program stays as it was written. A TypeScript test's
+    ``import`` lines stay at the top level (where TypeScript requires them)."""
     imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
     params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
     declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
     if consts:  # still a module, as with its imports (not a script of global declarations)
         declare += "export {};\n"
     source = (f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n"
-              f"{consts}\n{body}\n}});\n")  # fmt: skip
+              f"'use strict';\n{consts}\n{body}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
     prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test))
     return {name: source, JS_PRELUDE: prelude}
