@@ -1332,6 +1332,10 @@ _JS_PRELUDE = r"""'use strict';
   for (const k of ['connect', 'connectToMainThread']) guard(inspector.Session.prototype, k, () => true);
   inspector.open = stub('inspector.open');
   require('worker_threads').Worker = stub('worker_threads.Worker');
+  const vm = require('vm');  // another realm's Function.prototype.toString reads this realm's functions
+  for (const k of ['createContext', 'runInNewContext', 'runInContext']) vm[k] = stub(`vm.${k}`);
+  for (const k of ['runInNewContext', 'runInContext']) guard(vm.Script.prototype, k, () => true);
+  guard(process.binding('contextify'), 'makeContext', () => true);
   const v8 = require('v8');  // a heap snapshot holds every string: the unit's source too
   for (const k of ['setFlagsFromString', 'writeHeapSnapshot', 'getHeapSnapshot']) v8[k] = stub(`v8.${k}`);
   const warn = process.emitWarning;
@@ -1343,7 +1347,7 @@ _JS_PRELUDE = r"""'use strict';
     guard(crypto, 'setEngine', () => true);
     for (const k of ['setEngineKey', 'setClientCertEngine']) guard(crypto.SecureContext.prototype, k, () => true);
   } finally { process.emitWarning = warn; }
-  for (const m of ['inspector', 'worker_threads', 'v8', 'wasi']) try { Object.freeze(require(m)); } catch (e) {}
+  for (const m of ['inspector', 'worker_threads', 'v8', 'vm', 'wasi']) try { Object.freeze(require(m)); } catch (e) {}
   Module.syncBuiltinESMExports();  // what import() of them sees
   for (const k of ['dlopen', '_debugProcess', 'chdir']) guard(process, k, () => true);
   const usr1 = (a) => a[1] === 'SIGUSR1' || a[1] === 10;
@@ -1407,6 +1411,18 @@ _JS_PRELUDE = r"""'use strict';
   }
   keep(Object, null, ['prototype']);
   keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+  // No function's source that holds the test's: the module's own wrapper (a sloppy
+  // top level's arguments.callee, or a stack frame's getFunction()) is main.js whole.
+  const source = Function.prototype.toString;
+  const at0 = main.lastIndexOf('__cr_run(');
+  const end0 = main.lastIndexOf(')');
+  const testText = at0 < 0 || end0 < at0 ? null : main.slice(at0 + 9, end0);
+  Object.defineProperty(Function.prototype, 'toString', { value: { toString() {
+    const t = Reflect.apply(source, this, []);
+    if (testText !== null && typeof t === 'string' && has(t, testText)) {
+      refuse("the source of the unit's code");
+    }
+    return t; } }.toString, writable: true, configurable: true, enumerable: false });
   keep(Function.prototype, ['call', 'apply', 'bind', 'toString']);
   keep(JSON); keep(Math); keep(Reflect);
   const names = [PARAMS];
@@ -1420,7 +1436,7 @@ _JS_PRELUDE = r"""'use strict';
   const real = { require: testRequire, undefined: undefined, NaN: NaN, Infinity: Infinity };
   for (const n of names) if (!(n in real)) real[n] = globalThis[n];
   const args = names.map((n) => real[n]);
-  const text = Function.prototype.toString;
+  const text = source;
   const apply = Reflect.apply;
   const at = main.lastIndexOf('__cr_run(');
   const end = main.lastIndexOf(')');

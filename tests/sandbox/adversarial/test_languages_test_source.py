@@ -12,7 +12,11 @@ finds the k-th call's expected value in the test and returns it.
   its source, MBXP's ``var v0 = 8;`` and all. The test's function is strict now (``caller``
   is null from a strict caller, and a stack trace's ``getFunction()`` undefined);
 - ``main.js`` (JavaScript): the unit on disk holds the test; the prelude now refuses any
-  open in the unit's folder once the unit compiles (``compiled_eq.js_prelude``).
+  open in the unit's folder once the unit compiles (``compiled_eq.js_prelude``);
+- the module's wrapper (JavaScript): the program's sloppy top level took
+  ``Reflect.get(arguments, 'callee')``, CommonJS's wrapper of main.js, whose source is the
+  whole unit. ``Function.prototype.toString`` now refuses any function whose source holds
+  the test's, and no other realm (``vm``'s contexts) lends its own.
 
 They evade the hack gate on purpose (names built at run time), so the execution alone must
 refuse them (``cases.judge``).
@@ -69,6 +73,15 @@ function minCost(cost, m, n) {
 }
 """
 
+JS_MODULE_WRAPPER = r"""const unitText = Function.prototype.toString.call(Reflect.get(arguments, 'cal' + 'lee'));
+let calls = 0;
+function minCost(cost, m, n) {
+  const k = calls++;
+  const m2 = new RegExp('var v' + k + ' = ([^;]*);').exec(unitText);
+  return m2 ? JSON.parse(m2[1]) : 0;
+}
+"""
+
 JAVA_HONEST = r"""class Add {
     static int add(int a, int b) {
         java.util.function.IntBinaryOperator plus = Integer::sum;
@@ -97,6 +110,7 @@ CASES = [
     exploit("java-answers-from-the-test-class-file", JAVA_ADD, JAVA_CLASS_FILE),
     exploit("js-caller-reads-the-test-source", JS_FORGE_PROBLEM, JS_CALLER),
     exploit("js-answers-from-main-js", JS_FORGE_PROBLEM, JS_MAIN_FILE),
+    exploit("js-module-wrapper-source", JS_FORGE_PROBLEM, JS_MODULE_WRAPPER),
     control("java-honest-method-reference", JAVA_ADD, JAVA_HONEST),
     control("js-honest-min-cost-sloppy", JS_FORGE_PROBLEM, JS_HONEST),
 ]  # fmt: skip
