@@ -1241,7 +1241,23 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     once, with the real builtins, and writes the report on fd 3 when it returned. The
     report is the nonce the runner hands over on fd 4 (``NONCE_FD``), read and closed here
     before the program runs and kept only in this closure: neither this file nor the unit
-    holds it. ``inspector`` (which could read closures) cannot be loaded after it.
+    holds it. ``inspector`` (which could read closures) cannot be loaded after it, and its
+    sessions cannot connect however it is loaded (``import()`` bypasses ``Module._load``).
+
+    The buffer's bytes lie in the process's memory, so the program may not read that
+    either (a red team read them from ``/proc/self/mem``): the file system binding (which
+    ``fs``, ``fs.promises`` and ``process.binding`` share) opens, copies or renames nothing
+    whose real path is under ``/proc``, nor a path with ``..`` (a rename during an
+    asynchronous open could move it there), and makes no link; no child process (it could
+    read ``/proc/<ppid>/mem``), worker thread (its own ``fs``), native addon, OpenSSL
+    engine, WASI instance (its own file system), ``chdir``, ``SIGUSR1`` (which starts the
+    inspector) or V8 flag. Nor the test's text (a program answered each call with the
+    expected value it found there): once the unit compiles, nothing in its folder opens
+    (``main.js`` holds the test), ``Function.prototype.toString`` refuses any function
+    whose source holds the test's (CommonJS's wrapper of the module is the whole unit),
+    ``vm`` makes no other realm (whose ``toString`` would read this one's functions), and
+    no heap snapshot is taken. These are refusals of what is named; what they do not name
+    is open (``languages``' "Not covered").
 
     ``Symbol.toStringTag``, ``Symbol.toPrimitive`` and ``Symbol.iterator`` of the builtin
     prototypes cannot be redefined: node's ``deepEqual`` and lodash read
