@@ -1256,7 +1256,9 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     (``main.js`` holds the test), ``Function.prototype.toString`` refuses any function
     whose source holds the test's (CommonJS's wrapper of the module is the whole unit),
     ``vm`` makes no other realm (whose ``toString`` would read this one's functions), and
-    no heap snapshot is taken. These are refusals of what is named; what they do not name
+    no heap snapshot is taken; the test's libraries (lodash) load as strict code (a sloppy
+    function's ``.arguments``, reached as a program hook's ``caller``, held the expected
+    value lodash compared with). These are refusals of what is named; what they do not name
     is open (``languages``' "Not covered").
 
     ``Symbol.toStringTag``, ``Symbol.toPrimitive`` and ``Symbol.iterator`` of the builtin
@@ -1310,10 +1312,11 @@ _JS_PRELUDE = r"""'use strict';
   // and all (a program answered each call from it).
   const unit = realpath(path.resolve(process.argv[1] || 'main.js'));
   const folder = dirname(unit);
-  let sealed = false;
+  let sealed = false, strictly = false;
   const compile = Module.prototype._compile;
   Object.defineProperty(Module.prototype, '_compile', { value: function (content, filename, ...rest) {
     if (filename === unit) sealed = true;
+    if (strictly && typeof content === 'string') content = "'use strict';" + content;
     return Reflect.apply(compile, this, [content, filename, ...rest]); }, writable: false, configurable: false });
   const closed = (r) => r === '/proc' || starts(r, '/proc/') || (sealed && (r === folder || starts(r, folder + '/')));
   const inProc = (given) => {
@@ -1378,9 +1381,21 @@ _JS_PRELUDE = r"""'use strict';
     if (name === 'inspector') throw new Error("codereward: binding 'inspector' is not available");
     return Reflect.apply(binding0, process, [name]); }, writable: false, configurable: false });
   const trusted = Object.create(null);
+  // A library the test compares with is loaded as strict code: a sloppy function's
+  // .arguments is its running call's, so a valueOf of the program's that lodash's
+  // equalByTag called read the expected value from equalByTag.arguments (its .caller).
+  const builtins = new Set(Module.builtinModules);
+  const loadStrict = (m) => {
+    const before = new Set(Object.keys(require.cache));
+    strictly = true;
+    try { return require(m); } catch (e) {
+      for (const k of Object.keys(require.cache)) if (!before.has(k)) delete require.cache[k];
+    } finally { strictly = false; }
+    return require(m);  // it does not compile as strict code: as it is
+  };
   for (const m of MODULES) {
     try {
-      const x = require(m);
+      const x = builtins.has(m) || m.startsWith('node:') ? require(m) : loadStrict(m);
       Object.freeze(x);
       if (x && x.strict) Object.freeze(x.strict);
       trusted[m] = x;
