@@ -115,8 +115,11 @@ language with their own types; the comparisons are lifted to trusted code in tha
 not out of it. Not covered: a program that reads its own executable, source or memory
 (``/proc/self/exe``, the unit's file) and finds a native build's nonce there despite its
 split form, or the test, and replays it; in Java and node, a way to read the process's
-memory or reach the harness's locals that those guards do not name (they refuse what is
-listed above and allow the rest); comparisons other than equality on containers (``<``) and comparisons
+memory, reach the harness's locals or read the test's text that those guards do not name
+(they refuse what is listed above and allow the rest: for instance JDK code that reads a
+file of the program's choosing inside its own ``doPrivileged``, or a sloppy library the
+test calls that is not one of the modules it names, whose frames' ``.arguments`` a
+program's hook could reach); comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls; a standard C++ type ``compiled_eq`` does
 not take apart (``std::complex``) whose ``operator==`` the program injects into ``std``;
 Go has no operator overloading and testify compares by reflection (a lying
