@@ -1463,7 +1463,25 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     once, with the real builtins, and writes the report on fd 3 when it returned. The
     report is the nonce the runner hands over on fd 4 (``NONCE_FD``), read and closed here
     before the program runs and kept only in this closure: neither this file nor the unit
-    holds it. ``inspector`` (which could read closures) cannot be loaded after it.
+    holds it. ``inspector`` (which could read closures) cannot be loaded after it, and its
+    sessions cannot connect however it is loaded (``import()`` bypasses ``Module._load``).
+
+    The buffer's bytes lie in the process's memory, so the program may not read that
+    either (a red team read them from ``/proc/self/mem``): the file system binding (which
+    ``fs``, ``fs.promises`` and ``process.binding`` share) opens, copies or renames nothing
+    whose real path is under ``/proc``, nor a path with ``..`` (a rename during an
+    asynchronous open could move it there), and makes no link; no child process (it could
+    read ``/proc/<ppid>/mem``), worker thread (its own ``fs``), native addon, OpenSSL
+    engine, WASI instance (its own file system), ``chdir``, ``SIGUSR1`` (which starts the
+    inspector) or V8 flag. Nor the test's text (a program answered each call with the
+    expected value it found there): once the unit compiles, nothing in its folder opens
+    (``main.js`` holds the test), ``Function.prototype.toString`` refuses any function
+    whose source holds the test's (CommonJS's wrapper of the module is the whole unit),
+    ``vm`` makes no other realm (whose ``toString`` would read this one's functions), and
+    no heap snapshot is taken; the test's libraries (lodash) load as strict code (a sloppy
+    function's ``.arguments``, reached as a program hook's ``caller``, held the expected
+    value lodash compared with). These are refusals of what is named; what they do not name
+    is open (``languages``' "Not covered").
 
     ``Symbol.toStringTag``, ``Symbol.toPrimitive`` and ``Symbol.iterator`` of the builtin
     prototypes cannot be redefined: node's ``deepEqual`` and lodash read
@@ -1497,6 +1515,84 @@ _JS_PRELUDE = r"""'use strict';
   // holds every string, never a buffer's contents
   const nonce = got === 32 ? nb : null;
   const Module = require('module');
+  // Nothing may read the process's memory, where that buffer is: no file under /proc
+  // (/proc/self/mem; the path made real, no '..' that a rename could move), no link to
+  // one, no other process (a child may read /proc/<ppid>/mem), no worker thread (its fs
+  // is not this one), no native addon, no WASI (its own file system), no inspector.
+  const refuse = (what) => { throw new Error(`codereward: ${what} is not available to the program`); };
+  const fsb = process.binding('fs');
+  const realpath = fs.realpathSync.native;
+  const dirname = path.dirname;
+  const td = new TextDecoder();
+  const decode = TextDecoder.prototype.decode;
+  const isView = ArrayBuffer.isView;
+  const { indexOf, startsWith, endsWith } = String.prototype;
+  const has = (s, w) => Reflect.apply(indexOf, s, [w]) >= 0;
+  const starts = (s, w) => Reflect.apply(startsWith, s, [w]);
+  const up = (s) => s === '..' || starts(s, '../') || Reflect.apply(endsWith, s, ['/..']) || has(s, '/../');
+  // Once the unit runs, its folder is closed too: main.js holds the test, expected values
+  // and all (a program answered each call from it).
+  const unit = realpath(path.resolve(process.argv[1] || 'main.js'));
+  const folder = dirname(unit);
+  let sealed = false, strictly = false;
+  const compile = Module.prototype._compile;
+  Object.defineProperty(Module.prototype, '_compile', { value: function (content, filename, ...rest) {
+    if (filename === unit) sealed = true;
+    if (strictly && typeof content === 'string') content = "'use strict';" + content;
+    return Reflect.apply(compile, this, [content, filename, ...rest]); }, writable: false, configurable: false });
+  const closed = (r) => r === '/proc' || starts(r, '/proc/') || (sealed && (r === folder || starts(r, folder + '/')));
+  const inProc = (given) => {
+    const s = typeof given === 'string' ? given : isView(given) ? Reflect.apply(decode, td, [given]) : null;
+    if (typeof s !== 'string' || has(s, '\0') || up(s)) return true;
+    for (let q = s, n = 0; n < 4096; n++) {
+      let r = null;
+      try { r = realpath(q); } catch (e) {}
+      if (typeof r === 'string') return closed(r);
+      const parent = dirname(q);
+      if (parent === q) return true;
+      q = parent;
+    }
+    return true;
+  };
+  const guard = (o, k, check) => {
+    const f = o[k];
+    if (typeof f !== 'function') return;
+    Object.defineProperty(o, k, { value: function (...a) {
+      if (check(a)) refuse(`${k}(${typeof a[0] === 'string' ? a[0] : ''})`);
+      return Reflect.apply(f, this, a); }, writable: false, configurable: false, enumerable: true });
+  };
+  for (const k of ['open', 'openFileHandle', 'internalModuleReadJSON']) guard(fsb, k, (a) => inProc(a[0]));
+  guard(fsb, 'copyFile', (a) => inProc(a[0]) || inProc(a[1]));
+  guard(fsb, 'rename', (a) => inProc(a[0]) || inProc(a[1]));
+  for (const k of ['symlink', 'link']) guard(fsb, k, () => true);
+  Object.defineProperty(fsb, 'realpath', { value: fsb.realpath, writable: false, configurable: false });
+  guard(process.binding('spawn_sync'), 'spawn', () => true);
+  guard(process.binding('process_wrap').Process.prototype, 'spawn', () => true);
+  const stub = (what) => function () { refuse(what); };
+  const inspector = require('inspector');
+  for (const k of ['connect', 'connectToMainThread']) guard(inspector.Session.prototype, k, () => true);
+  inspector.open = stub('inspector.open');
+  require('worker_threads').Worker = stub('worker_threads.Worker');
+  const vm = require('vm');  // another realm's Function.prototype.toString reads this realm's functions
+  for (const k of ['createContext', 'runInNewContext', 'runInContext']) vm[k] = stub(`vm.${k}`);
+  for (const k of ['runInNewContext', 'runInContext']) guard(vm.Script.prototype, k, () => true);
+  guard(process.binding('contextify'), 'makeContext', () => true);
+  const v8 = require('v8');  // a heap snapshot holds every string: the unit's source too
+  for (const k of ['setFlagsFromString', 'writeHeapSnapshot', 'getHeapSnapshot']) v8[k] = stub(`v8.${k}`);
+  const warn = process.emitWarning;
+  process.emitWarning = () => {};  // WASI is experimental, these bindings deprecated: not the program's stderr
+  try {
+    try { require('wasi').WASI = stub('WASI'); } catch (e) {}
+    guard(process.binding('v8'), 'setFlagsFromString', () => true);
+    const crypto = process.binding('crypto');  // an OpenSSL engine is a native library
+    guard(crypto, 'setEngine', () => true);
+    for (const k of ['setEngineKey', 'setClientCertEngine']) guard(crypto.SecureContext.prototype, k, () => true);
+  } finally { process.emitWarning = warn; }
+  for (const m of ['inspector', 'worker_threads', 'v8', 'vm', 'wasi']) try { Object.freeze(require(m)); } catch (e) {}
+  Module.syncBuiltinESMExports();  // what import() of them sees
+  for (const k of ['dlopen', '_debugProcess', 'chdir']) guard(process, k, () => true);
+  const usr1 = (a) => a[1] === 'SIGUSR1' || a[1] === 10;
+  for (const k of ['kill', '_kill']) guard(process, k, usr1);
   const load0 = Module._load;
   const banned = new Set(['inspector', 'node:inspector', 'inspector/promises', 'node:inspector/promises']);
   Object.defineProperty(Module, '_load', { value: function (request, ...rest) {
@@ -1507,9 +1603,21 @@ _JS_PRELUDE = r"""'use strict';
     if (name === 'inspector') throw new Error("codereward: binding 'inspector' is not available");
     return Reflect.apply(binding0, process, [name]); }, writable: false, configurable: false });
   const trusted = Object.create(null);
+  // A library the test compares with is loaded as strict code: a sloppy function's
+  // .arguments is its running call's, so a valueOf of the program's that lodash's
+  // equalByTag called read the expected value from equalByTag.arguments (its .caller).
+  const builtins = new Set(Module.builtinModules);
+  const loadStrict = (m) => {
+    const before = new Set(Object.keys(require.cache));
+    strictly = true;
+    try { return require(m); } catch (e) {
+      for (const k of Object.keys(require.cache)) if (!before.has(k)) delete require.cache[k];
+    } finally { strictly = false; }
+    return require(m);  // it does not compile as strict code: as it is
+  };
   for (const m of MODULES) {
     try {
-      const x = require(m);
+      const x = builtins.has(m) || m.startsWith('node:') ? require(m) : loadStrict(m);
       Object.freeze(x);
       if (x && x.strict) Object.freeze(x.strict);
       trusted[m] = x;
@@ -1556,6 +1664,18 @@ _JS_PRELUDE = r"""'use strict';
   }
   keep(Object, null, ['prototype']);
   keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
+  // No function's source that holds the test's: the module's own wrapper (a sloppy
+  // top level's arguments.callee, or a stack frame's getFunction()) is main.js whole.
+  const source = Function.prototype.toString;
+  const at0 = main.lastIndexOf('__cr_run(');
+  const end0 = main.lastIndexOf(')');
+  const testText = at0 < 0 || end0 < at0 ? null : main.slice(at0 + 9, end0);
+  Object.defineProperty(Function.prototype, 'toString', { value: { toString() {
+    const t = Reflect.apply(source, this, []);
+    if (testText !== null && typeof t === 'string' && has(t, testText)) {
+      refuse("the source of the unit's code");
+    }
+    return t; } }.toString, writable: true, configurable: true, enumerable: false });
   keep(Function.prototype, ['call', 'apply', 'bind', 'toString']);
   keep(JSON); keep(Math); keep(Reflect);
   const names = [PARAMS];
@@ -1569,7 +1689,7 @@ _JS_PRELUDE = r"""'use strict';
   const real = { require: testRequire, undefined: undefined, NaN: NaN, Infinity: Infinity };
   for (const n of names) if (!(n in real)) real[n] = globalThis[n];
   const args = names.map((n) => real[n]);
-  const text = Function.prototype.toString;
+  const text = source;
   const apply = Reflect.apply;
   const at = main.lastIndexOf('__cr_run(');
   const end = main.lastIndexOf(')');

@@ -56,8 +56,21 @@ Trust, per test type:
   class, node's prelude), the nonce is not in the build at all: the runner hands it over
   on fd 4 when the test starts, and the harness reads and closes that pipe first and
   keeps the nonce in a local (a class file or a prelude is a file the program can read;
-  a red team forged reports from both). Native builds, where a program's constructors
-  and resolvers run before any harness code, still carry it, split.
+  a red team forged reports from both), and then keeps the program from reading the
+  process's memory, where that local's bytes lie (a red team read them through
+  ``/proc/self/mem``, and in Java through ``sun.misc.Unsafe``): Java's run class installs
+  a security manager before the test (``_java_guard``: no file under ``/proc``, no
+  process, link, native library, reflection past access checks, restricted package,
+  class loader, management, attach or socket for the program's and the test's code; the
+  JDK's own privileged actions unchanged), node's prelude guards the file system binding
+  (nothing under ``/proc``, no link) and refuses child processes, worker threads, native
+  addons, WASI, the inspector's sessions (however the module is loaded) and ``SIGUSR1``.
+  Both also keep the test's own text from the program, which answered each call with the
+  expected value it found there: Java's guard refuses the build's folder (``Main.class``),
+  node's prelude the unit's folder once the unit compiles (``main.js``), and the test's
+  function is strict (a sloppy one was the program's function's ``caller``, and its source
+  the test's). Native builds, where a program's constructors and resolvers run before any harness
+  code, still carry it, split.
 - Redefinitions: C/C++: every macro name the program ``#define``s (found on the spliced
   text, comments included, by over-approximation) is ``#undef``ined before the test and
   ``<assert.h>`` is included again without ``NDEBUG``; a build whose program defines a
@@ -133,26 +146,27 @@ not out of it. Not covered: a program that reads its own executable, source or m
 (``/proc/self/exe``, the unit's file, ``/proc/self/mem``, which a Go program reads and
 writes without ``unsafe``, or other goroutines' frames through ``runtime.Stack``) and
 finds a native build's nonce there despite its split form, or the test's values, and
-replays them (a JavaScript or TypeScript program reading
-``main.js``, which holds the test's calls and expected values, answers from them and is
-accepted by the execution; only the hack gate's ``js-reads-a-file`` rule, an ``fs`` read
-of anything but standard input, refuses the plain ways; a C or C++ function that reads
+replays them (a C or C++ function that reads
 the machine code at its return address finds the test's expected value as the immediate
 of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
 plain ways; a Rust or C function can find its return address by scanning the stack from
 one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
-among them, are all that stand against a native program reading the test's code; a Java
-program can read the test's bytecode from ``Main.class`` in its working folder, refused
-only by the gate's ``java-reads-a-file``); a native program that returns into the harness
+among them, are all that stand against a native program reading the test's code); in
+Java and node, a way to read the process's memory, reach the harness's locals or read
+the test's text that their guards do not name (they refuse what is listed above and
+allow the rest: for instance JDK code that reads a file of the program's choosing inside
+its own ``doPrivileged``, or a sloppy library the test calls that is not one of the
+modules it names, whose frames' ``.arguments`` a program's hook could reach; the gate's
+``js-reads-a-file`` and ``java-reads-a-file`` rules are a second line there); a native
+program that returns into the harness
 past the test (its own return address replaced by the one into ``__wrap_main`` found up
 its stack, with a copy of that frame: in one process the harness cannot tell it from the
 test's ``main`` returning 0); a C++ overload of a C library function (``strcmp(char *,
 const char *)``, which a test's ``char *`` argument prefers) that is ``static`` or
-``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a node program that attaches an inspector to its
-own process by other means than the ``inspector`` module and its binding (both refused)
-to read the prelude's closure; a Java or node program that runs its own test again as a
-child (or any native one on a machine other than x86-64, where the one-process filter is
-not written) and reads the expected values from that run's failure messages;
+``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a
+native program on a machine other than x86-64, where the one-process filter is not
+written, that runs its own test again as a child and reads the expected values from that
+run's failure messages (Java's guard and node's prelude refuse child processes);
 comparisons other than equality on containers (``<``) and comparisons
 inside helpers of the program that the test calls (a standard C++ type ``compiled_eq`` does
 not take apart, ``std::complex``, keeps the standard's ``operator==``: a C/C++ assert build
@@ -968,10 +982,12 @@ def _java_run(main_class: str) -> tuple[str, ...]:
 
 def _java_harness(name: str) -> str:
     """The run class: reads the nonce from fd 4 into a local of its own frame before the
-    test (and so any program code) runs, calls the test's ``Main.main``, then writes the
-    nonce on the pass channel and halts (no shutdown hook or finalizer of the program runs
-    after it). Neither its class file nor any field holds the nonce, nor the Java heap: it
-    travels in a direct buffer, outside what a heap dump of the program's writes out."""
+    test (and so any program code) runs, opens the pass channel, installs the guard
+    (``_java_guard``), calls the test's ``Main.main``, then writes the nonce on the pass
+    channel and halts (no shutdown hook or finalizer of the program runs after it).
+    Neither its class file nor any field holds the nonce, nor the Java heap: it travels in
+    a direct buffer, outside what a heap dump of the program's writes out, and the guard
+    keeps the program from reading native memory."""
     return (
         f"class {name} {{\n"
         "    public static void main(java.lang.String[] args) throws java.lang.Throwable {\n"
@@ -982,13 +998,96 @@ def _java_harness(name: str) -> str:
         "        }\n"
         "        if (out.hasRemaining()) java.lang.Runtime.getRuntime().halt(3);\n"
         "        out.flip();\n"
+        "        java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(\n"
+        '                java.nio.file.Path.of("/proc/self/fd/3"), java.nio.file.StandardOpenOption.WRITE);\n'
+        f"        {name}Guard.install();\n"
         "        Main.main(args);\n"
-        "        try (java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(\n"
-        '                java.nio.file.Path.of("/proc/self/fd/3"), java.nio.file.StandardOpenOption.WRITE)) {\n'
-        "            while (out.hasRemaining()) w.write(out);\n"
-        "        }\n"
+        "        while (out.hasRemaining()) w.write(out);\n"
         "        java.lang.Runtime.getRuntime().halt(0);\n"
         "    }\n}\n"
+        f"{_java_guard(name + 'Guard')}"
+    )
+
+
+def _java_guard(name: str) -> str:
+    """A security manager that refuses, to the program and the test, what reads the
+    process's memory or reaches past it: files under ``/proc`` (``/proc/self/mem`` holds
+    the nonce's buffer; the path made canonical, so ``/dev/fd/..`` or a relative path is
+    the same) and in the build's folder (``Main.class`` holds the test's expected values: a
+    program answered each call from its bytecode; the class loader's own reads are
+    privileged), starting a process (a child may read ``/proc/<ppid>/mem``), links, native
+    libraries, reflection past access checks (``sun.misc.Unsafe``), restricted packages,
+    class loaders, the management and attach interfaces (a heap dump, an agent), sockets,
+    and the security settings themselves; everything else is allowed without asking, as
+    with no security manager. Who asks is read from the stack, innermost frame first: a
+    frame of a class the application loader defined (the program's, the test's, a lambda
+    of theirs) refuses; a ``doPrivileged`` reached first ends the walk, and allows when
+    the JDK's own code called it (the lambda factory's reflection, a provider's lookup).
+    No policy file is read (a program could write one). A red team's program read the
+    nonce from ``/proc/self/mem``."""
+    return (
+        '@java.lang.SuppressWarnings("removal")\n'
+        f"final class {name} extends java.lang.SecurityManager {{\n"
+        "    private static final java.lang.StackWalker WALK = java.lang.StackWalker.getInstance(\n"
+        "        java.util.Set.of(java.lang.StackWalker.Option.RETAIN_CLASS_REFERENCE,\n"
+        "                         java.lang.StackWalker.Option.SHOW_HIDDEN_FRAMES,\n"
+        "                         java.lang.StackWalker.Option.SHOW_REFLECT_FRAMES));\n"
+        "    private static final java.lang.ClassLoader PLATFORM = java.lang.ClassLoader.getPlatformClassLoader();\n"
+        "    private static java.lang.String dir = null, inside = null;\n"
+        "    static void install() throws java.io.IOException {\n"
+        '        inside = (dir = new java.io.File(".").getCanonicalPath()).concat("/");\n'
+        '        asked(new java.io.FilePermission("/proc/self/mem", "read"));\n'  # linked before
+        "        privileged();\n"
+        f"        java.lang.System.setSecurityManager(new {name}());\n"
+        "    }\n"
+        "    private static boolean jdk(java.lang.Class<?> c) {\n"
+        "        java.lang.ClassLoader l = c.getClassLoader();\n"
+        "        return l == null || l == PLATFORM;\n"
+        "    }\n"
+        "    private static boolean asked(java.security.Permission p) {\n"
+        "        java.lang.String kind = p.getClass().getName(), what = p.getName();\n"
+        "        if (p instanceof java.io.FilePermission) {\n"
+        '            if (p.getActions().contains("execute") || what.equals("<<ALL FILES>>")) return true;\n'
+        "            try { what = new java.io.File(what).getCanonicalPath(); }\n"
+        "            catch (java.io.IOException e) { return true; }\n"
+        '            return what.equals("/proc") || what.startsWith("/proc/") || what.equals(dir) || what.startsWith(inside);\n'
+        "        }\n"
+        "        if (p instanceof java.lang.RuntimePermission) {\n"
+        '            return what.equals("createClassLoader") || what.equals("setSecurityManager")\n'
+        '                || what.equals("createSecurityManager") || what.startsWith("loadLibrary.")\n'
+        '                || what.startsWith("accessClassInPackage.") || what.startsWith("defineClassInPackage.")\n'
+        '                || what.equals("readFileDescriptor") || what.equals("accessSystemModules");\n'
+        "        }\n"
+        "        return p instanceof java.lang.reflect.ReflectPermission\n"
+        "            || p instanceof java.security.SecurityPermission\n"
+        "            || p instanceof java.security.AllPermission\n"
+        "            || p instanceof java.nio.file.LinkPermission\n"
+        "            || p instanceof java.net.NetPermission || p instanceof java.net.SocketPermission\n"
+        '            || kind.startsWith("java.lang.management.") || kind.startsWith("javax.management.")\n'
+        '            || kind.startsWith("com.sun.") || kind.startsWith("jdk.") || kind.startsWith("sun.");\n'
+        "    }\n"
+        "    private static boolean privileged() { return WALK.walk(new Walk()); }\n"
+        "    private static final class Walk implements java.util.function.Function<\n"
+        "            java.util.stream.Stream<java.lang.StackWalker.StackFrame>, java.lang.Boolean> {\n"
+        "        public java.lang.Boolean apply(java.util.stream.Stream<java.lang.StackWalker.StackFrame> frames) {\n"
+        "            boolean inPrivileged = false;\n"
+        "            for (java.util.Iterator<java.lang.StackWalker.StackFrame> it = frames.iterator(); it.hasNext(); ) {\n"
+        "                java.lang.Class<?> c = it.next().getDeclaringClass();\n"
+        f"                if (c == {name}.class || c == Walk.class) continue;\n"
+        "                if (c == java.security.AccessController.class) { inPrivileged = true; continue; }\n"
+        "                if (inPrivileged || !jdk(c)) return inPrivileged && jdk(c);\n"
+        "            }\n"
+        "            return true;\n"
+        "        }\n"
+        "    }\n"
+        "    @java.lang.Override public void checkPermission(java.security.Permission p) {\n"
+        "        if (asked(p) && !privileged()) throw new java.security.AccessControlException(\n"
+        '            "codereward: not available to the program: ".concat(p.toString()), p);\n'
+        "    }\n"
+        "    @java.lang.Override public void checkPermission(java.security.Permission p, java.lang.Object context) {\n"
+        "        checkPermission(p);\n"
+        "    }\n"
+        "}\n"
     )
 
 
@@ -1001,15 +1100,17 @@ program declares (hoisted ``function require``, ``var JSON``) reaches it."""
 def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
     """The program, then the test as the body of a function handed to the prelude's
     ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
-    reports on the pass channel when it returned. A TypeScript test's ``import`` lines
-    stay at the top level (where TypeScript requires them)."""
+    reports on the pass channel when it returned. The function is strict (``'use strict'``:
+    a sloppy one is the ``caller`` of the program's functions, and its source holds the
+    test's expected values); the program stays as it was written. A TypeScript test's
+    ``import`` lines stay at the top level (where TypeScript requires them)."""
     imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
     params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
     declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
     if consts:  # still a module, as with its imports (not a script of global declarations)
         declare += "export {};\n"
     source = (f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n"
-              f"{consts}\n{body}\n}});\n")  # fmt: skip
+              f"'use strict';\n{consts}\n{body}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
     prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test))
     return {name: source, JS_PRELUDE: prelude}
