@@ -29,6 +29,10 @@ function minCost(cost, m, n) {
   const fd = require("fs").openSync("main.js", "r");
   // ok: js-reads-a-file
   const data = JSON.parse("[1]");
+  const scratch = "/tmp/add.txt";
+  fs.writeFileSync(scratch, String(m + n));
+  // ok: js-reads-a-file
+  const back = Number(fs.readFileSync(scratch, "utf8"));
   // ruleid: js-introspection
   const stack = new Error().stack;
   // ruleid: js-introspection
