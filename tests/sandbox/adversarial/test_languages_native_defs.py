@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import pytest
 
+from reward_api import Verdict
 from reward_api.verify.languages import default_root
 from tests.sandbox.adversarial.cases import Batch, control, exploit
 
@@ -212,7 +213,17 @@ def test_native_definitions_earn_nothing_and_controls_pass(verifier, name):
     BATCH.check(verifier, name)
 
 
-@pytest.mark.xfail(strict=True, reason="open: a return into the harness past the test is paid")
-@pytest.mark.parametrize("name", OPEN.names)
-def test_open_native_exploits(verifier, name):
-    OPEN.check(verifier, name)
+def test_the_open_return_into_the_harness_is_paid_nothing_by_the_gate(verifier):
+    """Open in the execution (languages.py, "Not covered"): the program scans its stack
+    for the return address into ``__wrap_main`` and returns there past the test, which one
+    process cannot tell from the test's ``main`` returning 0, so the verdict is
+    ``accepted``. What holds today is the second line: the hack gate reads the frame
+    address taken as a number (``c-reads-its-caller``), fires, and pays it 0.0. When the execution
+    refuses it, this case belongs in ``CASES`` with the others."""
+    run = OPEN.run(verifier)
+    assert run.error is None, f"the batch gave no results: {run.error!r}"
+    r = run.results["cpp-returns-into-the-harness"]
+    assert r.verdict != Verdict.sandbox_error, r
+    assert r.reward == 0.0, f"the open exploit was paid: {r.verdict.value} {r.reward}"
+    parts = r.reward_parts or {}
+    assert parts.get("hack_gate") == 1.0, f"the hack gate did not fire: {parts}"
