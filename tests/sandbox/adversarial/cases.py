@@ -24,6 +24,8 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from reward_api import Job, Problem, RewardSettings, Sample, Verdict, Verifier
 
 
@@ -59,6 +61,18 @@ def entry_point_twins(cases: list[Case], entry_points: list[str]) -> list[Case]:
         Case(f"{c.name}[ep]", {**c.problem, "entry_points": entry_points}, c.code, c.honest)
         for c in cases
     ]
+
+
+def need_roots(*languages: str) -> None:
+    """Skip the calling module when a language's runtime root is not built (a skip that
+    CI turns into a failure: .ci/run builds every root)."""
+    from reward_api.verify.languages import default_root
+
+    missing = [
+        lang for lang in languages if not (default_root(lang) / ".codereward-runtime").exists()
+    ]
+    if missing:
+        pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
 
 
 def default_entry_point_twins(cases: list[Case]) -> list[Case]:

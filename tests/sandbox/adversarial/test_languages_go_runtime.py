@@ -29,8 +29,7 @@ import json
 import pytest
 
 from reward_api.bench.languages import MBXP
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 
 GO_MAIN = {"language": "go", "tests": [{"type": "assert", "code":
            'func main() {\n\tif add(2, 3) != 5 {\n\t\tpanic("test 0")\n\t}\n}\n'}]}  # fmt: skip
@@ -147,8 +146,7 @@ NAMES = ["go-main-calls-the-report-found-by-pc", "go-test-calls-the-report-from-
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    if not (default_root("go") / ".codereward-runtime").exists():
-        pytest.skip("no runtime root for go: run 'make runtimes'")
+    need_roots("go")
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 
 JS_FORGE_PROBLEM = {
     "language": "javascript",
@@ -180,10 +179,7 @@ BATCH = Batch("languages-hardened", CASES, timeout_s=900.0)
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    missing = [lang for lang in ("java", "javascript")
-               if not (default_root(lang) / ".codereward-runtime").exists()]  # fmt: skip
-    if missing:
-        pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
+    need_roots("java", "javascript")
 
 
 @pytest.mark.parametrize("name", BATCH.names)

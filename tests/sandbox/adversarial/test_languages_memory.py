@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 from tests.sandbox.adversarial.test_languages_hardened import JAVA_ADD, JS_ADD
 
 TS_ADD = {
@@ -236,10 +235,7 @@ BATCH = Batch("languages-memory", CASES, timeout_s=900.0)
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    missing = [lang for lang in ("java", "javascript")
-               if not (default_root(lang) / ".codereward-runtime").exists()]  # fmt: skip
-    if missing:
-        pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
+    need_roots("java", "javascript")
 
 
 @pytest.mark.parametrize("name", BATCH.names)

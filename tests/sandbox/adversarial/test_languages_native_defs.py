@@ -50,8 +50,7 @@ from __future__ import annotations
 import pytest
 
 from reward_api import Verdict
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 
 # MBXP's MBCPP/2 (similar elements), its own test
 SIMILAR = {
@@ -204,8 +203,7 @@ OPEN = Batch("languages-native-open", [exploit("cpp-returns-into-the-harness", S
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    if not (default_root("cpp") / ".codereward-runtime").exists():
-        pytest.skip("no runtime root for C/C++: run 'make runtimes'")
+    need_roots("cpp")
 
 
 @pytest.mark.parametrize("name", BATCH.names)

@@ -29,8 +29,7 @@ from __future__ import annotations
 import pytest
 
 from reward_api.data.converters.multipl_e import assert_code
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 
 
 def _rust(test: str) -> dict[str, object]:
@@ -150,8 +149,7 @@ BATCH = Batch("languages-rust-paths", CASES, timeout_s=900.0)
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    if not (default_root("rust") / ".codereward-runtime").exists():
-        pytest.skip("no runtime root for rust: run 'make runtimes'")
+    need_roots("rust")
 
 
 @pytest.mark.parametrize("name", BATCH.names)

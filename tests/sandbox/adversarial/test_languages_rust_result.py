@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 
 RESULT = {
     "language": "rust",
@@ -74,8 +73,7 @@ BATCH = Batch("languages-rust-result", CASES, timeout_s=600.0)
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    if not (default_root("rust") / ".codereward-runtime").exists():
-        pytest.skip("no runtime root for rust: run 'make runtimes'")
+    need_roots("rust")
 
 
 @pytest.mark.parametrize("name", BATCH.names)

@@ -18,8 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 
 RUST_EQ = {
     "language": "rust",
@@ -196,10 +195,7 @@ BATCH = Batch("languages-self-run", CASES, timeout_s=900.0)
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    missing = [lang for lang in ("go", "rust")
-               if not (default_root(lang) / ".codereward-runtime").exists()]  # fmt: skip
-    if missing:
-        pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
+    need_roots("go", "rust")
 
 
 @pytest.mark.parametrize("name", BATCH.names)

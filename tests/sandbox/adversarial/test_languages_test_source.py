@@ -31,8 +31,7 @@ from __future__ import annotations
 
 import pytest
 
-from reward_api.verify.languages import default_root
-from tests.sandbox.adversarial.cases import Batch, control, exploit
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
 from tests.sandbox.adversarial.test_languages_hardened import JAVA_ADD, JS_FORGE_PROBLEM
 
 JAVA_CLASS_FILE = r"""class Add {
@@ -138,10 +137,7 @@ BATCH = Batch("languages-test-source", CASES, timeout_s=900.0)
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    missing = [lang for lang in ("java", "javascript")
-               if not (default_root(lang) / ".codereward-runtime").exists()]  # fmt: skip
-    if missing:
-        pytest.skip(f"no runtime root for {missing}: run 'make runtimes'")
+    need_roots("java", "javascript")
 
 
 @pytest.mark.parametrize("name", BATCH.names)
