@@ -625,7 +625,11 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     cc, *flags = [a for a in recipe.compile if a not in drop]
     cpp = unit.recipe == "cpp"
     source = "c++" if cpp else "c"
-    compile_unit = [cc, *flags, "-x", source, "-", "-c", "-o", "main.o"]
+    # C: every static function of the unit, inlined or not, keeps a symbol in main.o, so
+    # ``_C_DEFINES_CHECK`` reads the program's ``static int strcmp`` there (the code of the
+    # functions that ran is unchanged: the copies are only emitted beside it)
+    keep = [] if cpp else ["-fkeep-static-functions", "-fkeep-inline-functions"]
+    compile_unit = [cc, *flags, *keep, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
     link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main"]
     link += libs
@@ -634,18 +638,11 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     check = f'head -c "$3" | {shlex.join(expand)}\n' + _C_TEXT_CHECK.replace(
         "CPP_ONLY", _CPP_STD_PATTERN if cpp else ""
     )
-    objects = "main.o"
-    if not cpp:  # every function the program defines, static ones too, as symbols
-        std = next(a for a in flags if a.startswith("-std="))
-        probe = [cc, std, "-O0", "-fkeep-static-functions", "-w", "-x", "cpp-output",
-                 "cr_prog.i", "-c", "-o", "cr_probe.o"]  # fmt: skip
-        check += f"{shlex.join(probe)}\n"
-        objects = "main.o cr_probe.o"
     check += "rm -f cr_prog.i\n"
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
-        f"{check}{_C_DEFINES_CHECK.replace('CC', shlex.quote(cc)).replace('OBJECTS', objects)}"
+        f"{check}{_c_defines_check(cc)}"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
@@ -656,24 +653,47 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
         "files": {},
         "compile": ["sh", "-c", script, "cr", *map(str, lengths)],
         "input": (unit_bytes + program_bytes + harness_bytes).decode("utf-8"),
-        "remove": ["main.o", harness, "cr_prog.i", "cr_probe.o", "cr_libs", "cr_own"],
+        "remove": ["main.o", harness, "cr_prog.i", "cr_libs", "cr_own"],
     }
 
 
-_C_DEFINES_CHECK = r"""for l in libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1; do
-  f=$(CC -print-file-name=$l); [ "$f" = "$l" ] || nm -D --defined-only "$f"
-done | awk 'NF == 3 && $2 ~ /^[TtWwi]$/ { sub(/@.*/, "", $3); print $3 }' | sort -u > cr_libs
-nm --defined-only OBJECTS | awk 'NF == 3 && ($2 ~ /^[Tti]$/ || ($2 ~ /^[Ww]$/ && $3 !~ /^_Z/)) { print $3
-  if ($2 !~ /^[Ww]$/ && match($3, /^_ZL?[0-9]+/)) { n = substr($3, 1, RLENGTH); sub(/^_ZL?/, "", n); print substr($3, RLENGTH + 1, n + 0) } }' | sort -u > cr_own
-if [ -n "$(comm -12 cr_own cr_libs | head -c 1)" ]; then
-  echo "codereward: the program defines functions of the C or C++ library, which the test would call instead:" $(comm -12 cr_own cr_libs | head -n 5) >&2
+C_LIBRARIES = ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1")
+"""The runtime libraries whose exported functions a C/C++ assert program may not define."""
+
+C_LIBRARY_SYMBOLS = "/usr/lib/codereward/c-library-symbols"
+"""In the C/C++ root: the functions ``C_LIBRARIES`` export, one per line, sorted in the C
+locale, written once when the root is built (``build-language-root.sh``, which lists the
+same libraries: a test keeps the two equal). Reading the four libraries' dynamic symbol
+tables per build was most of what a C assert build paid beyond plain gcc."""
+
+
+def _c_defines_check(cc: str) -> str:
+    return (
+        _C_DEFINES_CHECK.replace("LIBRARY_SYMBOLS", C_LIBRARY_SYMBOLS)
+        .replace("LIBRARIES", " ".join(C_LIBRARIES))
+        .replace("CC", shlex.quote(cc))
+    )
+
+
+_C_DEFINES_CHECK = r"""L=LIBRARY_SYMBOLS
+if [ ! -s "$L" ]; then  # a root built before the list was (the same list, made here)
+  for l in LIBRARIES; do
+    f=$(CC -print-file-name=$l); [ "$f" = "$l" ] || nm -D --defined-only "$f"
+  done | awk 'NF == 3 && $2 ~ /^[TtWwi]$/ { sub(/@.*/, "", $3); print $3 }' | LC_ALL=C sort -u > cr_libs
+  L=cr_libs
+fi
+nm --defined-only main.o | awk 'NF == 3 && ($2 ~ /^[Tti]$/ || ($2 ~ /^[Ww]$/ && $3 !~ /^_Z/)) { print $3
+  if ($2 !~ /^[Ww]$/ && match($3, /^_ZL?[0-9]+/)) { n = substr($3, 1, RLENGTH); sub(/^_ZL?/, "", n); print substr($3, RLENGTH + 1, n + 0) } }' | LC_ALL=C sort -u > cr_own
+if [ -n "$(LC_ALL=C comm -12 cr_own "$L" | head -c 1)" ]; then
+  echo "codereward: the program defines functions of the C or C++ library, which the test would call instead:" $(LC_ALL=C comm -12 cr_own "$L" | head -n 5) >&2
   exit 1
 fi
 """
-"""Shell (``CC``, ``OBJECTS`` filled in): the build fails when the unit's object, or for C
-the program compiled alone with every static function kept (``cr_probe.o``: one the
-optimizer inlined leaves no symbol in ``main.o``), defines a function that the C, math,
-C++ or GCC runtime library exports. The unit is one object, so the test's own calls bind
+"""Shell (``_c_defines_check`` fills it in): the build fails when the unit's object (for C
+compiled with every static and inline function kept: one the optimizer inlined would leave
+no symbol) defines a function that the C, math, C++ or GCC runtime library exports (the
+root's ``C_LIBRARY_SYMBOLS``, or the same list read from the libraries where the root
+predates it). The unit is one object, so the test's own calls bind
 to such a definition, whatever its spelling (a macro that pastes ``strcmp``, an asm
 label, ``extern "C"``): a C program's ``int strcmp(...) { return 0; }`` (or a ``static``
 one) passed every ``assert(strcmp(f(x), "...") == 0)``, and a C++ ``extern "C" memcmp``

@@ -25,7 +25,7 @@ node_boot_sha256=$(sha256sum "$node_boot" | cut -d' ' -f1)
 
 case "$root" in
   cpp) packages=python3,g++,gcc
-       recipe="pch:gnu++17-O2,testlib:$testlib_sha256" ;;
+       recipe="pch:gnu++17-O2,testlib:$testlib_sha256,library-symbols" ;;
   java) packages=python3,openjdk-17-jdk-headless
         recipe=cds:javac ;;
   node) packages=python3,nodejs,node-lodash
@@ -81,6 +81,15 @@ case "$root" in
     in_root /usr/bin/g++ -std=gnu++17 -O2 -pipe -x c++-header \
       /usr/include/x86_64-linux-gnu/c++/12/bits/stdc++.h \
       -o /usr/lib/codereward/pch/bits/stdc++.h.gch
+    # The functions these libraries export, which a C/C++ assert program may not define
+    # (languages.py: C_LIBRARIES, C_LIBRARY_SYMBOLS, _C_DEFINES_CHECK reads the list).
+    # shellcheck disable=SC2016
+    in_root /bin/sh -c 'for l in libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1; do
+        f=$(gcc -print-file-name=$l); [ "$f" != "$l" ] && nm -D --defined-only "$f"
+      done | awk '"'"'NF == 3 && $2 ~ /^[TtWwi]$/ { sub(/@.*/, "", $3); print $3 }'"'"' |
+      LC_ALL=C sort -u' >"$tmp/usr/lib/codereward/c-library-symbols"
+    [ -s "$tmp/usr/lib/codereward/c-library-symbols" ]
+    chmod 0644 "$tmp/usr/lib/codereward/c-library-symbols"
     ;;
   java)
     # An application class-data archive of javac itself: its classes load mapped from the

@@ -189,6 +189,24 @@ def test_our_testlib_h_is_on_the_default_include_path_and_a_checker_runs() -> No
     assert "ok same" in p.stderr and "wrong answer 5 != 6" in p.stderr
 
 
+def test_c_library_symbol_list_is_what_the_libraries_export() -> None:
+    # the list a C/C++ assert build reads (languages.C_LIBRARY_SYMBOLS) is written once when
+    # the root is built, by the script's own loop over the same libraries
+    from reward_api.verify import languages
+
+    script = (RUNTIME / "build-language-root.sh").read_text()
+    assert f"for l in {' '.join(languages.C_LIBRARIES)}; do" in script
+    listed = _in_cell("cpp", ["/bin/cat", languages.C_LIBRARY_SYMBOLS])
+    assert listed.returncode == 0, "the root predates the list: make runtimes"
+    live = _in_cell("cpp", ["/bin/sh", "-c", "cd /tmp && " + languages._c_defines_check("gcc")
+                            .replace(languages.C_LIBRARY_SYMBOLS, "/nonexistent")
+                            .split("nm --defined-only main.o")[0] + "cat cr_libs"])  # fmt: skip
+    assert live.returncode == 0, live.stderr
+    names = listed.stdout.split()
+    assert names == live.stdout.split() and names == sorted(names, key=str.encode)
+    assert {"strcmp", "memcmp", "malloc", "sqrt", "_Znwm"} <= set(names)
+
+
 def test_javac_class_data_archive_maps() -> None:
     # -Xshare:on makes a missing or stale archive an error instead of a silent fallback
     p = _in_cell(

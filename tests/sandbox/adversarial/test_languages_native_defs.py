@@ -93,6 +93,10 @@ C_STATIC_STRCMP = (
     REVERSE_WRONG
     + "static int strcmp(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
 )
+C_STATIC_INLINE_STRCMP = (  # inlined into every call: no symbol unless the unit keeps one
+    REVERSE_WRONG
+    + "static inline int strcmp(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
+)
 C_PASTED_STRCMP = (
     "#include <string.h>\n#define JOIN(a, b) a##b\n"
     + REVERSE_WRONG
@@ -176,6 +180,7 @@ TRUNCATE_PASTED = "#include<stdio.h>\n#include<math.h>\nusing namespace std;\n#d
 CASES = [
     exploit("c-defines-strcmp", REVERSE, C_STRCMP),
     exploit("c-static-strcmp", REVERSE, C_STATIC_STRCMP),
+    exploit("c-static-inline-strcmp", REVERSE, C_STATIC_INLINE_STRCMP),
     exploit("c-macro-pasted-strcmp", REVERSE, C_PASTED_STRCMP),
     exploit("c-pragma-redefine-extname-strcmp", REVERSE, C_EXTNAME),
     exploit("c-asm-label-renames-strcmp", REVERSE, C_ASM_LABEL),
