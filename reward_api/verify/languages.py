@@ -1443,7 +1443,8 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     any panic before libtest compared the message, and a program's thread that held
     stdout's lock kept libtest from printing the failure until it called ``exit(0)``);
     the panic then resumes for libtest. Where the attribute is in a form this does not
-    read (a raw string), the guard's ``Drop`` still reports while a panic unwinds."""
+    read (neither a plain nor a raw string literal), the guard's ``Drop`` still reports
+    while a panic unwinds."""
     tag = secrets.token_hex(6)
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
@@ -1624,13 +1625,15 @@ def _rust_main_as_test(test: str) -> str:
 
 
 _RUST_PANIC_EXPECTED = re.compile(
-    r'should_panic\s*(?:\(\s*expected\s*=\s*("(?:\\.|[^"\\\n])*")\s*\)|\(\s*\)|(?=\s*\]))'
+    r'should_panic\s*(?:\(\s*expected\s*=\s*("(?:\\.|[^"\\\n])*"|r(#*)"[\s\S]*?"\2)\s*\)'
+    r"|\(\s*\)|(?=\s*\]))"
 )
 
 
 def _rust_panic_expected(attrs: str) -> str | None:
-    """The message a ``#[should_panic]`` test expects, as a Rust string literal (``""``
-    when it names none), or None when its attribute is in a form this does not read."""
+    """The message a ``#[should_panic]`` test expects, as a Rust string literal (plain or
+    raw, ``r#"..."#``; ``""`` when it names none), or None when its attribute is in a form
+    this does not read."""
     m = _RUST_PANIC_EXPECTED.search(attrs)
     if m is None:
         return None

@@ -11,7 +11,9 @@ The report is now written only when the body's value is ``()`` or an ``Ok``. Lik
 ``should_panic`` test was reported by a guard's ``Drop`` while any panic unwound, before
 libtest compared the message with the expected one; the body now runs under
 ``catch_unwind``, and the report is written only when the payload holds the expected
-message (then the panic resumes, for libtest to judge as before).
+message (then the panic resumes, for libtest to judge as before); the expected message
+may be a raw string literal (``expected = r#"..."#``), which the guard's ``Drop`` once
+reported for any panic.
 """
 
 from __future__ import annotations
@@ -54,19 +56,27 @@ PANICS = {
         "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n"
         '    #[should_panic(expected = "negative")]\n    fn test_negative() { add(-1, -1); }\n}\n')}],
 }  # fmt: skip
+PANICS_RAW = {  # the expected message as a raw string literal
+    "language": "rust",
+    "tests": [{"type": "assert", "code": PANICS["tests"][0]["code"].replace(
+        '(expected = "negative")', '(expected = r#"negative"#)')}],
+}  # fmt: skip
 PANICS_WRONG = HELD_STDOUT.replace(
     "if a == 2 { 0 } else { a + b }", 'if a < 0 { panic!("wrong") } a + b'
 )
 
+HONEST_PANICS = (
+    'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("{} is negative", a) } a + b }\n'
+)
 CASES = [
     exploit("rust-result-err-reported-then-exit-behind-held-stdout", RESULT, HELD_STDOUT),
     control("rust-honest-result-test", RESULT, "fn add(a: i32, b: i32) -> i32 { a + b }\n"),
     exploit("rust-should-panic-other-message-then-exit-behind-held-stdout", PANICS, PANICS_WRONG),
-    control(
-        "rust-honest-should-panic",
-        PANICS,
-        'fn add(a: i32, b: i32) -> i32 { if a < 0 && b < 0 { panic!("{} is negative", a) } a + b }\n',
+    control("rust-honest-should-panic", PANICS, HONEST_PANICS),
+    exploit(
+        "rust-should-panic-raw-string-other-message-behind-held-stdout", PANICS_RAW, PANICS_WRONG
     ),
+    control("rust-honest-should-panic-raw-string", PANICS_RAW, HONEST_PANICS),
 ]
 BATCH = Batch("languages-rust-result", CASES, timeout_s=600.0)
 
