@@ -172,15 +172,36 @@ RECIPES: dict[str, Recipe] = {
 }  # fmt: skip
 
 
+def _die_with_parent() -> None:
+    import ctypes
+
+    ctypes.CDLL(None).prctl(1, 9, 0, 0, 0)  # PR_SET_PDEATHSIG, SIGKILL
+
+
 def _timed(argv: list[str], cwd: str, env: dict[str, str], stdin: bytes, timeout_s: float) -> dict:
+    """Run one command with a wall clock. It runs in a process group of its own, killed
+    whole at the timeout, and dies with this driver: a plain MBCPP run left a looping
+    ``./prog`` behind, reparented to init, that spun for 37 minutes after its bench."""
     start = time.perf_counter()
     try:
-        p = subprocess.run(argv, cwd=cwd, env=env, input=stdin, capture_output=True, timeout=timeout_s)
-        rc, out, err = p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired as e:
-        rc, out, err = "timeout", e.stdout or b"", e.stderr or b""
+        p = subprocess.Popen(argv, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True,
+                             preexec_fn=_die_with_parent)  # fmt: skip
     except FileNotFoundError as e:
         rc, out, err = "not_found", b"", str(e).encode()
+    else:
+        try:
+            out, err = p.communicate(stdin, timeout=timeout_s)
+            rc = p.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, 9)
+            out, err = p.communicate()
+            rc = "timeout"
+        finally:
+            try:
+                os.killpg(p.pid, 9)  # what the command left running in its group
+            except ProcessLookupError:
+                pass
     return {
         "rc": rc,
         "time_s": round(time.perf_counter() - start, 6),
