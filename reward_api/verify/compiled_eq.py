@@ -1139,13 +1139,33 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     from outside; the standard types a benchmark's signatures use cannot have their
     ``PartialEq`` replaced (the orphan rule)."""
     own = set(_RUST_TYPE_DECL.findall(program))
+    renamed: set[str] = set()
     for use in _RUST_USE.findall(program):  # use m::Answer as i32;
-        own |= set(_RUST_USE_AS.findall(use))
+        renamed |= set(_RUST_USE_AS.findall(use))
+    own |= renamed
     aliases = dict(_RUST_ALIAS.findall(program))
     used = set(_RUST_WORD.findall(test))
     # a macro of the program can declare types the patterns above never see
     # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
     hidden = _RUST_MACRO_DEF.search(program) is not None
+    callable_ = _rust_callable_items(program, renamed) & used
+    if callable_:
+        name = sorted(callable_)[0]
+        return (
+            f"the test calls `{name}`, which the program makes something other than a plain "
+            "`fn` (a tuple struct, an enum variant, a const or static, a renamed import): "
+            "its value's type, and so its comparison, may be the program's own"
+        )
+    if hidden:
+        plain = set(_RUST_FN.findall(program))
+        test_code = rust_blank(test)
+        called = set(_RUST_CALLED.findall(test_code)) | set(_RUST_BOUND.findall(test_code))
+        made = (called & set(rust_code_words(program))) - plain - _RUST_NOT_MADE
+        if made:
+            return (
+                f"the program's macros may make `{sorted(made)[0]}`, a name the test uses, "
+                "into a function whose return type no reading sees: a test cannot trust it"
+            )
     for m in _RUST_FN.finditer(program):
         if m.group(1) not in used:
             continue
@@ -1167,6 +1187,48 @@ def rust_own_return_type(program: str, test: str) -> str | None:
                 "program's macros may declare types: a test cannot trust its comparison"
             )
     return None
+
+
+_RUST_TUPLE_STRUCT = re.compile(r"\bstruct\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{};]*>)?\s*\(")
+_RUST_ENUM_BODY = re.compile(r"\benum\s+(?:r#)?[A-Za-z_]\w*\s*(?:<[^>{};]*>)?\s*(?:where[^{]*)?\{")
+_RUST_VARIANT = re.compile(r"(?:^|[{,])\s*(?:#\s*\[[^\]]*\]\s*)*(?:r#)?([A-Za-z_]\w*)")
+_RUST_VALUE_ITEM = re.compile(r"\b(?:const|static)\s+(?:mut\s+)?(?:r#)?([A-Za-z_]\w*)\s*:")
+_RUST_CALLED = re.compile(r"(?<![\w.:!$])(?:r#)?([A-Za-z_]\w*)\s*\(")
+_RUST_BOUND = re.compile(r"=\s*(?:r#)?([A-Za-z_]\w*)\s*;")
+_RUST_NOT_MADE = frozenset(RUST_STD_TYPES | {
+    "Some", "None", "Ok", "Err", "Box", "ToString", "to_string", "to_vec", "into", "from",
+    "iter", "collect", "len", "assert", "assert_eq", "assert_ne", "vec", "format", "let",
+    "mut", "fn", "use", "super", "crate", "self", "mod", "tests", "test", "cfg", "as", "if",
+    "else", "for", "in", "while", "loop", "match", "return", "true", "false", "ref", "move",
+    "where", "impl", "pub", "const", "static", "struct", "enum", "type", "unwrap", "clone",
+    "abs", "sqrt", "contains", "sort", "push", "new", "max", "min", "sum", "map", "println",
+    "panic", "is_empty", "chars", "as_str", "to_owned", "HashMap", "HashSet",
+})  # fmt: skip
+"""Words a test and a program with macros commonly share that no macro of the program can
+make into the test's function (the standard library's names, Rust's keywords)."""
+
+
+def _rust_callable_items(program: str, renamed: set[str]) -> set[str]:
+    """The names a program binds to a callable value by anything other than a plain
+    ``fn``: tuple structs (``struct add(i32, i32);`` is a constructor ``add(2, 3)`` of the
+    program's type), enum variants (``use E::add;``), consts and statics (``const add:
+    fn(i32, i32) -> Liar``), and the names of renamed imports (``pub use m::f as add;``).
+    A test's call of such a name returns a value ``rust_own_return_type`` never read the
+    type of; honest benchmark programs bind an entry point by a plain ``fn`` alone."""
+    blanked = rust_blank(program)
+    names = set(_RUST_TUPLE_STRUCT.findall(blanked)) | set(_RUST_VALUE_ITEM.findall(blanked))
+    names |= renamed
+    for m in _RUST_ENUM_BODY.finditer(blanked):
+        depth, i, body = 0, m.end() - 1, []
+        while i < len(blanked):
+            c = blanked[i]
+            depth += 1 if c in "{(" else -1 if c in "})" else 0
+            if depth == 0:
+                break
+            body.append(c if depth == 1 or c in "{}()" else " ")
+            i += 1
+        names |= set(_RUST_VARIANT.findall("".join(body)))
+    return names
 
 
 def _rust_return_type(program: str, paren: int) -> str:

@@ -94,7 +94,10 @@ Trust, per test type:
   not the test's ``json`` (a program that imports another package under such a name is
   untrusted, and so is one that imports ``unsafe``: the runtime keeps every function's
   name, so ``runtime.FuncForPC`` found the harness's report function and a cast of its
-  entry called it; and so is one that declares a ``MarshalJSON``, ``String``, ``Error``
+  entry called it; and so is one that names a standard function whose signature holds an
+  ``unsafe.Pointer``, ``GO_UNSAFE_POINTER_API``: ``reflect``'s ``UnsafePointer()`` cast to
+  ``*func()`` needs no import and did the same; and so is one that declares a
+  ``MarshalJSON``, ``String``, ``Error``
   or other method ``encoding/json`` and ``fmt`` call by themselves: MBXP's
   ``deepCompare`` marshals the answer while the expected value is its caller's argument,
   which ``runtime.Stack`` prints; and so is one that declares a predeclared identifier at
@@ -126,7 +129,10 @@ Trust, per test type:
   never stands for the JDK's in the test: those names are written out in full); Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
-  cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
+  cannot be replaced), and so does a name the test uses that the program binds other than
+  by a plain ``fn`` (a tuple struct, an enum variant, a const or static, a renamed import,
+  or, where the program has macros, any name it shares with the test that no plain ``fn``
+  declares), and so does a program that names ``include_str``, ``include_bytes``
   or ``include`` outside its comments and literals (they would read the unit, test and
   all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
   read nothing without them), and so does one that declares a trait with a method of a
@@ -1233,10 +1239,13 @@ def _go_predeclared(program: str) -> str | None:
 
 
 _GO_HOOK_METHOD = re.compile(
-    r"\bfunc\s*\([^()]*\)\s*(MarshalJSON|MarshalText|String|GoString|Format|Error)\s*\("
+    r"\bfunc\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))\s*"
+    r"(MarshalJSON|MarshalText|String|GoString|Format|Error)\s*\("
 )
 """A method that ``encoding/json`` (``Marshaler``, ``TextMarshaler``) or ``fmt``
-(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) calls on a value by itself."""
+(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) calls on a value by itself; its
+receiver may hold parentheses (``func (n (num)) MarshalJSON()`` is Go, and a receiver
+read as ``[^()]*`` let it through)."""
 
 
 def _go_hooks(program: str) -> str | None:
@@ -1252,7 +1261,7 @@ def _go_hooks(program: str) -> str | None:
     m = _GO_HOOK_METHOD.search(_GO_LITERAL.sub(" ", program))
     if m is not None:
         return (
-            f"the program declares a {m.group(1)} method, which the test's comparison "
+            f"the program declares a {m.group(2)} method, which the test's comparison "
             "(json.Marshal, fmt) calls on its answer while the expected value is at hand: "
             "a test cannot trust it"
         )
@@ -1274,7 +1283,31 @@ def _go_unsafe(program: str) -> str | None:
             'the program imports "unsafe", which can call any function of the binary by '
             "its address (the harness's report too): a test cannot trust it"
         )
+    found = sorted(
+        GO_UNSAFE_POINTER_API.intersection(_GO_WORD.findall(_GO_LITERAL.sub(" ", program)))
+    )
+    if found:
+        return (
+            f"the program names `{found[0]}`, which hands it an unsafe.Pointer without "
+            'importing "unsafe" (a cast of it can call any function of the binary by its '
+            "address, the harness's report too): a test cannot trust it"
+        )
     return None
+
+
+GO_UNSAFE_POINTER_API = frozenset({
+    "UnsafePointer", "SetPointer", "NewAt", "LoadPointer", "StorePointer", "SwapPointer",
+    "CompareAndSwapPointer", "SetCgoTraceback",
+})  # fmt: skip
+"""Every name of Go 1.19's standard library (and of the GOPATH packages in the root) whose
+signature holds an ``unsafe.Pointer`` (``api/go1.*.txt``, linux): the only ways a program
+that does not import ``unsafe`` gets a value of that type (a result, or a type argument
+inferred from the signature), and so the only ways to a conversion ``(*func())(p)``,
+which needs no import. ``reflect.ValueOf(&ptr).UnsafePointer()`` cast to ``*func()``
+called the harness's report found by ``runtime.FuncForPC``, as the ``unsafe`` cast had.
+A method found by reflection (``Value.Method(i)``) returns a ``reflect.Value``, which no
+conversion of ``reflect`` turns into a typed pointer without one of these names."""
+_GO_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:
