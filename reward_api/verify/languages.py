@@ -1274,14 +1274,23 @@ def _go_unsafe(program: str) -> str | None:
     for its tracebacks, ``-s -w`` or not, so ``runtime.FuncForPC`` finds the harness's
     report function by its name, and an ``unsafe`` cast of its entry to a ``func()``
     called it from ``init`` or the tested function, before an ``os.Exit(0)``: the
-    report, and no test. Without ``unsafe`` no Go code calls a function by address.
+    report, and no test. Without ``unsafe`` (or ``GO_UNSAFE_POINTER_API``) no Go code
+    calls a function by address.
     A path spelled with an escape (``"\\x75nsafe"``) counts as ``unsafe``, and a raw
     string path (```unsafe```) is read as the compiler reads it. Honest benchmark programs
-    do not import it (none of MBXP's Go samples does)."""
+    do not import it (none of MBXP's Go samples does). Nor ``embed``: ``//go:embed main.go``
+    (``main_test.go``) put the unit, the test's expected values and all, in a string of
+    the program, which answered each call from it (accepted; only the gate's directive
+    rule zeroed it), as Rust's ``include_str!`` did."""
     if any(path == "unsafe" or "\\" in path for _, path in _go_import_specs(program)):
         return (
             'the program imports "unsafe", which can call any function of the binary by '
             "its address (the harness's report too): a test cannot trust it"
+        )
+    if any(path == "embed" for _, path in _go_import_specs(program)):
+        return (
+            'the program imports "embed", whose //go:embed reads files while the unit builds '
+            "(the unit holds the test and its expected values): a test cannot trust it"
         )
     found = sorted(
         GO_UNSAFE_POINTER_API.intersection(_GO_WORD.findall(_GO_LITERAL.sub(" ", program)))
