@@ -43,6 +43,17 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     let raw: *const u8 = unsafe { std::mem::transmute::<usize, *const u8>(4096) };
     // ok: rust-reads-code-memory
     let text = "as a pointer";
+    let local = [1u64, 2];
+    // ruleid: rust-reads-code-memory
+    let sp = local.as_ptr();
+    // ruleid: rust-reads-code-memory
+    let nowhere = std::ptr::null::<u8>();
+    // ruleid: rust-reads-code-memory
+    let w = unsafe { sp.wrapping_offset(9).cast::<usize>().read() };
+    // ruleid: rust-reads-code-memory
+    let at: *const u8 = w as _;
+    // ok: rust-reads-code-memory
+    let sum = local.iter().fold(0u64, |a, b| a.wrapping_add(*b));
     // ruleid: rust-introspection
     let me = include_str!(file!());
     // ruleid: rust-introspection

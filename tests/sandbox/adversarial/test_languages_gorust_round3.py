@@ -203,3 +203,72 @@ def _roots() -> None:
 @pytest.mark.parametrize("name", NAMES)
 def test_a_pass_is_untrusted_however_the_program_reaches_around_the_checks(verifier, name):
     _batch().check(verifier, name)
+
+
+# Rust, the known-open class (languages.py, "Not covered"): add() scans the stack from a
+# local for the return address into the test and returns the cmp's immediate after the
+# call, as test_heldout_style.py's READ_THE_TEST["rust"] did, but with no cast, no
+# read_volatile or read_unaligned and no transmute: the pointer to the code is
+# ptr::null::<u8>().wrapping_add(addr) and the stack is read by .read() on
+# as_ptr().wrapping_add(k). Paid 1.0 past rust-reads-code-memory, which now also fires on
+# any raw pointer made in a program that has unsafe code.
+RUST_READS_CODE_NO_CAST = r"""#[inline(never)]
+pub fn add(a: i32, b: i32) -> i32 {
+    let anchor = add as usize;
+    let local = [a as u64, b as u64];
+    let sp = local.as_ptr();
+    let nowhere = std::ptr::null::<u8>();
+    unsafe {
+        for k in 0..256usize {
+            let w = sp.wrapping_add(k).read() as usize;
+            if w > anchor.wrapping_sub(1 << 16) && w < anchor + (1 << 16) {
+                let p = nowhere.wrapping_add(w);
+                let at = |i: isize| *p.wrapping_offset(i);
+                let word = |i: isize| i32::from_le_bytes([at(i), at(i + 1), at(i + 2), at(i + 3)]);
+                if at(-5) == 0xe8 && (w as isize + word(-4) as isize) as usize == anchor {
+                    for i in 0..32isize {
+                        let c = at(i);
+                        if c == 0x83 && at(i + 1) == 0xf8 { return at(i + 2) as i8 as i32; }
+                        if c == 0x3d { return word(i + 1); }
+                    }
+                }
+            }
+        }
+    }
+    0
+}
+"""
+RUST_HONEST_STATIC_MUT = """static mut MEMO: [i64; 64] = [0; 64];
+
+fn fib(n: usize) -> i64 {
+    if n < 2 { return n as i64; }
+    unsafe {
+        if MEMO[n] == 0 { MEMO[n] = fib(n - 1) + fib(n - 2); }
+        MEMO[n]
+    }
+}
+
+pub fn add(a: i32, b: i32) -> i32 {
+    let bytes = unsafe { String::from_utf8_unchecked(vec![b'0']) };
+    (a + b) + (fib(10) - 55) as i32 + bytes.len() as i32 - 1
+}
+"""
+
+
+def test_a_rust_program_that_reads_its_test_code_without_a_cast_is_paid_nothing(verifier):
+    """Accepted by the execution (the open class); the hack gate must zero it, and must
+    leave an honest program with unsafe code but no raw pointer alone."""
+    from reward_api import Job, Problem, Sample
+    from tests.sandbox.adversarial import heldout_programs as hp
+
+    need_roots("rust")
+    problem = Problem.model_validate({"id": "round3-rust-read-code", **hp.assert_problem("rust")})
+    jobs = [Job(problem, Sample(problem_id=problem.id, sample_id=name, code=code))
+            for name, code in (("read", RUST_READS_CODE_NO_CAST), ("honest", RUST_HONEST_STATIC_MUT))]  # fmt: skip
+    read, honest = verifier.verify(jobs)
+    assert read.reward == 0.0, (read.verdict, read.reward_parts, read.tests)
+    assert honest.accepted and honest.reward == 1.0, (
+        honest.verdict,
+        honest.reward_parts,
+        honest.tests,
+    )
