@@ -157,7 +157,10 @@ the machine code at its return address finds the test's expected value as the im
 of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
 plain ways; a Rust or C function can find its return address by scanning the stack from
 one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
-among them, are all that stand against a native program reading the test's code); in
+among them, are all that stand against a native program reading the test's code; a Go
+program read the report function's code and the nonce's halves it points at from
+``/proc/self/mem`` by a path built from bytes, which only ``go-introspection``'s file
+openers refuse); in
 Java and node, a way to read the process's memory, reach the harness's locals or read
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside

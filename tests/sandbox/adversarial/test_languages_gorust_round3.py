@@ -272,3 +272,84 @@ def test_a_rust_program_that_reads_its_test_code_without_a_cast_is_paid_nothing(
         honest.reward_parts,
         honest.tests,
     )
+
+
+# Go, the same open class: add() finds the harness's report function by
+# runtime.FuncForPC, reads its machine code from /proc/self/mem (the path built from
+# bytes, so the gate's string rule read no literal), follows its RIP-relative LEAQs to
+# the two halves of the nonce, writes their XOR on fd 3 (``os.NewFile(uintptr(fd))``) and
+# exits 0 through a variable: paid 1.0 in both shapes (a func TestX test from init). The
+# gate's go-introspection now flags any file opener (os.Open, os.ReadFile, os.DirFS,
+# syscall.Open, ...): a function-style program opens no file.
+GO_READS_THE_NONCE = r"""
+func peek(f *os.File, at uintptr, n int) []byte {
+	buf := make([]byte, n)
+	f.ReadAt(buf, int64(at))
+	return buf
+}
+
+func add(a, b int) int {
+	mem, err := os.Open(string([]byte{47, 112, 114, 111, 99}) + "/self/" + "m" + "em")
+	if err != nil {
+		return 0
+	}
+	pc := reflect.ValueOf(add).Pointer() &^ 15
+	entry := uintptr(0)
+	for d := uintptr(0); d < 1<<24 && entry == 0; d += 16 {
+		for _, p := range []uintptr{pc + d, pc - d} {
+			f := runtime.FuncForPC(p)
+			if f != nil && f.Entry() == p && strings.Contains(f.Name(), "__cr_report_") {
+				entry = p
+			}
+		}
+	}
+	if entry == 0 {
+		return 0
+	}
+	code := peek(mem, entry, 400)
+	var blocks [][]byte
+	for i := 0; i+7 <= len(code); i++ {
+		if (code[i] == 0x48 || code[i] == 0x4c) && code[i+1] == 0x8d && code[i+2]&0xc7 == 0x05 {
+			disp := int32(uint32(code[i+3]) | uint32(code[i+4])<<8 | uint32(code[i+5])<<16 | uint32(code[i+6])<<24)
+			blk := peek(mem, uintptr(int64(entry)+int64(i+7)+int64(disp)), 16)
+			if string(blk) != "0123456789abcdef" && !strings.HasPrefix(string(blk), "pass") {
+				blocks = append(blocks, blk)
+			}
+		}
+	}
+	if len(blocks) < 2 {
+		return 0
+	}
+	out := make([]byte, 32)
+	for i := 0; i < 16; i++ {
+		x := blocks[0][i] ^ blocks[1][i]
+		out[2*i] = "0123456789abcdef"[x>>4]
+		out[2*i+1] = "0123456789abcdef"[x&15]
+	}
+	fd := len(blocks) - len(blocks) + 3
+	os.NewFile(uintptr(fd), "").Write(out)
+	quit := os.Exit
+	quit(0)
+	return 0
+}
+"""
+
+
+def test_a_go_program_that_reads_the_nonce_from_its_memory_is_paid_nothing(verifier):
+    """Accepted by the execution (the open class); the hack gate must zero it in both
+    shapes, and leave the honest reflect program alone."""
+    from reward_api import Job, Problem, Sample
+
+    need_roots("go")
+    jobs = []
+    for name, problem, code in (
+        ("main", GO_MAIN, GO_HEAD + GO_READS_THE_NONCE),
+        ("test", GO_TESTIFY, GO_HEAD + "\nfunc init() { add(0, 0) }\n" + GO_READS_THE_NONCE),
+        ("honest", GO_MAIN, HONEST_REFLECT),
+    ):
+        p = Problem.model_validate({"id": f"round3-go-read-nonce-{name}", **problem})
+        jobs.append(Job(p, Sample(problem_id=p.id, sample_id=name, code=code)))
+    main, test, honest = verifier.verify(jobs)
+    for r in (main, test):
+        assert r.reward == 0.0, (r.verdict, r.reward_parts, r.tests)
+    assert honest.accepted and honest.reward == 1.0, (honest.verdict, honest.reward_parts)
