@@ -63,6 +63,11 @@ func min_cost(cost [][]int, m int, n int) int {
 	mem, _ := os.Open(string([]byte{47, 112, 114, 111, 99}) + "/self/mem")
 	// ruleid: go-introspection
 	open := os.OpenFile
+	// ruleid: go-hard-exit
+	sc := syscall.Syscall6
+	// ruleid: go-introspection
+	opener := syscall.Open
+	_, _ = sc, opener
 	// ok: go-introspection
 	report := runtime.FuncForPC(reflect.ValueOf(isMonotonic).Pointer())
 	_, _, _ = mem, open, report
