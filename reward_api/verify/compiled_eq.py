@@ -1337,8 +1337,12 @@ define none."""
 
 def rust_untrusted(program: str, test: str) -> str | None:
     """Why the pass of a Rust program's assert test cannot be trusted, if it cannot: it
-    reads files while it compiles, defines symbols of its own, or a function the test calls
-    returns a type whose comparison it defines."""
+    reads files while it compiles, defines symbols of its own, declares the global
+    allocator (every allocation of the test is then its own to place: for
+    ``assert_eq!(sort_array(v), vec![1, 2, 3])`` it returned the buffer of its answer
+    for the expected vector's allocation, and ``vec!`` wrote the expected values into
+    the answer too), or a function the test calls returns a type whose comparison it
+    defines."""
     words = set(rust_code_words(program))
     symbols = sorted(RUST_SYMBOL_MAKERS & words)
     if symbols:
@@ -1346,6 +1350,12 @@ def rust_untrusted(program: str, test: str) -> str | None:
             f"the program uses `{symbols[0]}`, which defines symbols of the binary itself "
             "(it could replace the C library's abort, write or exit for the test and its "
             "harness): a test cannot trust it"
+        )
+    if "global_allocator" in words:
+        return (
+            "the program declares a #[global_allocator], which serves the test's own "
+            "allocations (it handed the expected vector the buffer of the program's answer, "
+            "so the test wrote its values into both): a test cannot trust it"
         )
     return (
         rust_extern_crate(program)

@@ -139,7 +139,9 @@ Trust, per test type:
   name the test calls (``got.contains(&x)``: method lookup can take the program's trait
   method before the standard type's own), and so does an ``extern crate`` other than a plain one
   (``extern crate self as std`` made every ``::std::`` path of the harness the program's),
-  and so does one that defines symbols (``#[no_mangle]``,
+  and so does one that declares a ``#[global_allocator]`` (it placed the test's
+  expected ``Vec`` in the buffer of its own answer, so ``vec!`` wrote both), and so does
+  one that defines symbols (``#[no_mangle]``,
   ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
   abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
   above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
