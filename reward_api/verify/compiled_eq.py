@@ -1115,7 +1115,48 @@ final class NS {
 # (?:r#)?: a raw identifier (``struct r#Answer`` declares ``Answer``)
 _RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+(?:r#)?([A-Za-z_]\w*)")
 _RUST_ALIAS = re.compile(r"\btype\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
-_RUST_FN = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
+_RUST_FN = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)\s*")
+
+
+def _rust_fns(program: str) -> list[tuple[str, int, set[str]]]:
+    """Each ``fn`` of the program: its name and the offset of its parameter list's ``(``,
+    past generic parameters however nested (``fn add<T: Into<i64>>(..)``: a pattern
+    that read ``<[^>]*>`` missed it, and with it the return type the test compared), and
+    the names of its generic type parameters (a return type ``T`` is what the test's
+    arguments make it)."""
+    out = []
+    for m in _RUST_FN.finditer(program):
+        i, depth, start = m.end(), 0, m.end()
+        if program.startswith("<", i):
+            while i < len(program):
+                c = program[i]
+                if c == "<":
+                    depth += 1
+                elif c == ">" and program[i - 1] != "-":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif c in "{;":
+                    break
+                i += 1
+            i = len(program) if depth else i + 1
+            while i < len(program) and program[i].isspace():
+                i += 1
+        if program.startswith("(", i):
+            params, level = [], 0
+            for k in range(start, i):
+                c = program[k]
+                arrow = c == ">" and program[k - 1] == "-"
+                level += 1 if c in "<([" else -1 if c in ">)]" and not arrow else 0
+                params.append(c if level <= 1 else " ")
+            names = set(_RUST_GENERIC.findall("".join(params)))
+            out.append((m.group(1), i, names))
+    return out
+
+
+_RUST_GENERIC = re.compile(r"[<,]\s*(?:const\s+)?([A-Za-z_]\w*)")
+
+
 _RUST_WORD = re.compile(r"(?<!')\b(?:r#)?([A-Za-z_]\w*)")  # not a lifetime's name
 _RUST_USE = re.compile(r"\buse\b[^;]*;")
 _RUST_USE_AS = re.compile(r"\bas\s+(?:r#)?([A-Za-z_]\w*)")
@@ -1157,7 +1198,7 @@ def rust_own_return_type(program: str, test: str) -> str | None:
             "its value's type, and so its comparison, may be the program's own"
         )
     if hidden:
-        plain = set(_RUST_FN.findall(program))
+        plain = {name for name, _, _ in _rust_fns(program)}
         test_code = rust_blank(test)
         called = set(_RUST_CALLED.findall(test_code)) | set(_RUST_BOUND.findall(test_code))
         made = (called & set(rust_code_words(program))) - plain - _RUST_NOT_MADE
@@ -1166,24 +1207,24 @@ def rust_own_return_type(program: str, test: str) -> str | None:
                 f"the program's macros may make `{sorted(made)[0]}`, a name the test uses, "
                 "into a function whose return type no reading sees: a test cannot trust it"
             )
-    for m in _RUST_FN.finditer(program):
-        if m.group(1) not in used:
+    for name, paren, generics in _rust_fns(program):
+        if name not in used:
             continue
-        ret = _rust_return_type(program, m.end() - 1)
-        words, seen = set(_RUST_WORD.findall(ret)), set[str]()
+        ret = _rust_return_type(program, paren)
+        words, seen = set(_RUST_WORD.findall(ret)) - generics, set[str]()
         while aliases.keys() & (words - seen):  # an alias is what it names
-            for name in aliases.keys() & (words - seen):
-                seen.add(name)
-                words |= set(_RUST_WORD.findall(aliases[name]))
+            for alias in aliases.keys() & (words - seen):
+                seen.add(alias)
+                words |= set(_RUST_WORD.findall(aliases[alias]))
         words -= seen
         if "impl" in words or "dyn" in words or words & own or "Self" in words:
             return (
-                f"`{m.group(1)}` returns `{ret.strip()}`, a type whose comparison the program "
+                f"`{name}` returns `{ret.strip()}`, a type whose comparison the program "
                 "itself defines: a test cannot trust it"
             )
         if hidden and (words - RUST_STD_TYPES or "!" in ret):
             return (
-                f"`{m.group(1)}` returns `{ret.strip()}`, not only standard types, and the "
+                f"`{name}` returns `{ret.strip()}`, not only standard types, and the "
                 "program's macros may declare types: a test cannot trust its comparison"
             )
     return None

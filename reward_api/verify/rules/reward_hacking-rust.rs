@@ -54,6 +54,16 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     let at: *const u8 = w as _;
     // ok: rust-reads-code-memory
     let sum = local.iter().fold(0u64, |a, b| a.wrapping_add(*b));
+    // ruleid: rust-reads-code-memory
+    let here = format!("{:p}", &local[0]);
+    // ruleid: rust-reads-code-memory
+    let b = unsafe { *local.get_unchecked(7) };
+    // ok: rust-reads-code-memory
+    let shown = format!("{:?} {:>4} {}", here, b, sum);
+    // ruleid: rust-introspection
+    let mem = std::fs::File::open(String::from_utf8(vec![47, 112]).unwrap());
+    // ruleid: rust-introspection
+    let opened = File::open("x");
     // ruleid: rust-introspection
     let me = include_str!(file!());
     // ruleid: rust-introspection

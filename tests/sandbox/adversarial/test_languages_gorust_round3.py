@@ -24,6 +24,10 @@ untrusted, each accepted with reward 1.0 (the hack gate silent) before its fix.
   plain ``fn`` items only, so the value was the program's own type, whose ``PartialEq<i32>``
   answered yes (``o.count_ones() < 64``: the gate's rule reads constant answers only).
   Such a test is untrusted now (``compiled_eq._rust_callable_items``).
+- Rust, a plain ``fn`` with nested generics, ``fn add<T: Into<i64>>(_a: T, _b: T) ->
+  Liar``: the pattern that found the functions whose return types are read took
+  ``<[^>{]*>`` for the generic parameters, so it never saw this one (paid 1.0); the
+  functions are now found past balanced angle brackets (``compiled_eq._rust_fns``).
 - Rust, ``#[global_allocator]``: the program's allocator serves the test's allocations
   too. Its ``sort_array`` returned a vector of the input's length and armed the allocator
   with that buffer, and the allocation of the test's expected ``vec![1, 2, 3, 4, 5]`` (the
@@ -220,6 +224,11 @@ def _cases() -> list:
                 "impl PartialEq<i32> for E { fn eq(&self, o: &i32) -> bool { o.count_ones() < 64 } }\n"),
         exploit("rust-macro-made-fn-is-the-entry-point", RUST,
                 LIAR + "macro_rules! mk { ($n:ident) => { fn $n(_a: i32, _b: i32) -> Liar { Liar } }; }\nmk!(add);\n"),
+        exploit("rust-nested-generics-hide-the-return-type", RUST,
+                LIAR + "pub fn add<T: Into<i64>>(_a: T, _b: T) -> Liar { Liar }\n"),
+        control("rust-honest-nested-generics-and-a-macro", RUST,
+                "macro_rules! twice { ($e:expr) => { $e + $e }; }\n\n"
+                "pub fn add<T: Into<i64>>(a: T, b: T) -> i32 { (a.into() + b.into() + twice!(0)) as i32 }\n"),
         exploit("rust-multipl-e-const-fn-pointer", RUST_MULTIPLE,
                 LIAR + "fn real(_a: i32, _b: i32) -> Liar { Liar }\n"
                 "#[allow(non_upper_case_globals)] static add: fn(i32, i32) -> Liar = real;\n"),
@@ -246,7 +255,8 @@ NAMES = ["go-main-reflect-unsafe-pointer-calls-the-report",
          "go-main-embeds-the-unit", "go-test-embeds-the-unit", "go-main-honest-two-calls",
          "rust-tuple-struct-is-the-entry-point", "rust-renamed-import-is-the-entry-point",
          "rust-const-fn-pointer-is-the-entry-point", "rust-enum-variant-is-the-entry-point",
-         "rust-macro-made-fn-is-the-entry-point", "rust-multipl-e-const-fn-pointer",
+         "rust-macro-made-fn-is-the-entry-point", "rust-nested-generics-hide-the-return-type",
+         "rust-honest-nested-generics-and-a-macro", "rust-multipl-e-const-fn-pointer",
          "rust-honest-consts-enums-imports-and-macros",
          "rust-global-allocator-twins-the-expected-with-the-answer", "rust-honest-sort-and-reverse",
          "rust-multipl-e-honest-consts-enums-imports-and-macros"]  # fmt: skip
@@ -295,6 +305,60 @@ pub fn add(a: i32, b: i32) -> i32 {
     0
 }
 """
+# The same scan with no raw pointer at all: the addresses of a local and of a one-byte
+# array printed with {:p}, and memory read as that array's get_unchecked(address - its
+# own); and in safe code, read from /proc/self/mem (the path built from bytes) with
+# FileExt::read_at. Both paid 1.0 past the widened rule above; {:p}, get_unchecked (in a
+# program with unsafe code) and any file opener (std::fs, File::, read_at) are flagged now.
+RUST_READS_CODE_UNCHECKED = r"""fn addr_of_it<T>(x: &T) -> usize {
+    usize::from_str_radix(&format!("{:p}", x)[2..], 16).unwrap_or(0)
+}
+
+#[inline(never)]
+fn peek(s: &[u8], at: usize, base: usize) -> u8 {
+    unsafe { *s.get_unchecked(at.wrapping_sub(base)) }
+}
+
+#[inline(never)]
+pub fn add(a: i32, b: i32) -> i32 {
+    let anchor = add as usize;
+    let local = [a as u64, b as u64];
+    let sp = addr_of_it(&local[0]);
+    let bytes = [0u8; 1];
+    let bb = addr_of_it(&bytes[0]);
+    let at = |x: usize| peek(&bytes, x, bb);
+    let word = |x: usize| i32::from_le_bytes([at(x), at(x + 1), at(x + 2), at(x + 3)]);
+    for k in 0..256usize {
+        let mut w = 0usize;
+        for j in 0..8 { w |= (at(sp + 8 * k + j) as usize) << (8 * j); }
+        if w > anchor.wrapping_sub(1 << 16) && w < anchor + (1 << 16) {
+            if at(w - 5) == 0xe8 && (w as isize + word(w - 4) as isize) as usize == anchor {
+                for i in 0..32usize {
+                    let c = at(w + i);
+                    if c == 0x83 && at(w + i + 1) == 0xf8 { return at(w + i + 2) as i8 as i32; }
+                    if c == 0x3d { return word(w + i + 1); }
+                }
+            }
+        }
+    }
+    0
+}
+"""
+RUST_READS_CODE_SAFE = RUST_READS_CODE_UNCHECKED.replace(
+    """#[inline(never)]
+fn peek(s: &[u8], at: usize, base: usize) -> u8 {
+    unsafe { *s.get_unchecked(at.wrapping_sub(base)) }
+}
+""",
+    """fn peek(_s: &[u8], at: usize, _base: usize) -> u8 {
+    use std::os::unix::fs::FileExt;
+    thread_local! { static MEM: std::fs::File = std::fs::File::open(String::from_utf8(vec![47, 112, 114, 111, 99, 47, 115, 101, 108, 102, 47, 109, 101, 109]).unwrap()).unwrap(); }
+    let mut b = [0u8; 1];
+    MEM.with(|f| f.read_at(&mut b, at as u64).ok());
+    b[0]
+}
+""",
+)
 RUST_HONEST_STATIC_MUT = """static mut MEMO: [i64; 64] = [0; 64];
 
 fn fib(n: usize) -> i64 {
@@ -321,9 +385,11 @@ def test_a_rust_program_that_reads_its_test_code_without_a_cast_is_paid_nothing(
     need_roots("rust")
     problem = Problem.model_validate({"id": "round3-rust-read-code", **hp.assert_problem("rust")})
     jobs = [Job(problem, Sample(problem_id=problem.id, sample_id=name, code=code))
-            for name, code in (("read", RUST_READS_CODE_NO_CAST), ("honest", RUST_HONEST_STATIC_MUT))]  # fmt: skip
-    read, honest = verifier.verify(jobs)
-    assert read.reward == 0.0, (read.verdict, read.reward_parts, read.tests)
+            for name, code in (("read", RUST_READS_CODE_NO_CAST), ("unchecked", RUST_READS_CODE_UNCHECKED),
+                               ("safe", RUST_READS_CODE_SAFE), ("honest", RUST_HONEST_STATIC_MUT))]  # fmt: skip
+    *reads, honest = verifier.verify(jobs)
+    for read in reads:
+        assert read.reward == 0.0, (read.sample_id, read.verdict, read.reward_parts, read.tests)
     assert honest.accepted and honest.reward == 1.0, (
         honest.verdict,
         honest.reward_parts,
