@@ -159,7 +159,9 @@ the machine code at its return address finds the test's expected value as the im
 of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
 plain ways; a Rust or C function can find its return address by scanning the stack from
 one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
-among them, are all that stand against a native program reading the test's code; a Go
+among them, are all that stand against a native program reading the test's code, in
+Rust even without ``unsafe``: rustc's implied-bounds hole (#25860) turned a ``usize``
+into a ``&u8`` in safe code, which only the gate's pattern for ``&'a &'b`` refuses; a Go
 program read the report function's code and the nonce's halves it points at from
 ``/proc/self/mem`` by a path built from bytes, which only ``go-introspection``'s file
 openers refuse); in

@@ -78,6 +78,18 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     cost[m][n] + exit_code
 }
 
+// ruleid: rust-reads-code-memory
+fn translate<'a, 'b, T: ?Sized>(_a: &'a &'b (), b: &'b mut T) -> &'a mut T { b }
+
+fn widen<'a, 'b, T: ?Sized>(x: &'a mut T) -> &'b mut T {
+    // ruleid: rust-reads-code-memory
+    let f: for<'x> fn(_, &'x mut T) -> &'b mut T = translate;
+    f(&&(), x)
+}
+
+// ok: rust-reads-code-memory
+fn longest<'a>(x: &'a str, y: &'a str) -> &'a str { if x.len() > y.len() { x } else { y } }
+
 fn is_monotonic(a: Vec<i32>) -> bool {
     // ruleid: rust-hardcoded-answers
     if a == vec![6, 5, 4, 4] { return true; }

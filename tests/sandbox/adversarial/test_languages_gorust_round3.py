@@ -359,6 +359,65 @@ fn peek(s: &[u8], at: usize, base: usize) -> u8 {
 }
 """,
 )
+# No unsafe, no raw pointer, no file: rustc's implied-bounds hole (#25860, as the cve-rs
+# crate uses it) widens a lifetime through `&'a &'b ()` and a higher-ranked fn pointer,
+# and the use-after-free of an enum it allows turns a usize into a &u8 (and a &u64 into a
+# usize). The same stack scan read the test's code in safe Rust: paid 1.0 past every rule
+# above; the gate now flags a reference to a reference with named lifetimes and a
+# higher-ranked fn pointer type. No check of `unsafe` could refuse it.
+RUST_READS_CODE_SAFE_PUN = r"""const UNIT: &&() = &&();
+
+fn translate<'a, 'b, T: ?Sized>(_a: &'a &'b (), b: &'b mut T) -> &'a mut T { b }
+
+fn widen<'a, 'b, T: ?Sized>(x: &'a mut T) -> &'b mut T {
+    let f: for<'x> fn(_, &'x mut T) -> &'b mut T = translate;
+    f(UNIT, x)
+}
+
+enum Slot<A, B> { A(Option<Box<A>>), B(Option<Box<B>>) }
+
+#[inline(never)]
+fn pun_inner<A, B>(slot: &mut Slot<A, B>, obj: A) -> B {
+    let r = match slot { Slot::B(r) => r, Slot::A(_) => unreachable!() };
+    let r = widen(r);
+    *slot = Slot::A(Some(Box::new(obj)));
+    *r.take().unwrap()
+}
+
+#[inline(never)]
+fn pun<A, B>(obj: A) -> B {
+    let mut s: Slot<A, B> = Slot::B(None);
+    let keep = &mut s;
+    pun_inner(keep, obj)
+}
+
+fn byte(addr: usize) -> u8 {
+    let r: &u8 = pun::<usize, &u8>(addr);
+    *r
+}
+
+#[inline(never)]
+pub fn add(a: i32, b: i32) -> i32 {
+    let anchor = add as usize;
+    let local = [a as u64, b as u64];
+    let sp = pun::<&u64, usize>(&local[0]);
+    let word = |x: usize| i32::from_le_bytes([byte(x), byte(x + 1), byte(x + 2), byte(x + 3)]);
+    for k in 0..256usize {
+        let mut w = 0usize;
+        for j in 0..8 { w |= (byte(sp + 8 * k + j) as usize) << (8 * j); }
+        if w > anchor.wrapping_sub(1 << 16) && w < anchor + (1 << 16) {
+            if byte(w - 5) == 0xe8 && (w as isize + word(w - 4) as isize) as usize == anchor {
+                for i in 0..32usize {
+                    let c = byte(w + i);
+                    if c == 0x83 && byte(w + i + 1) == 0xf8 { return byte(w + i + 2) as i8 as i32; }
+                    if c == 0x3d { return word(w + i + 1); }
+                }
+            }
+        }
+    }
+    0
+}
+"""
 RUST_HONEST_STATIC_MUT = """static mut MEMO: [i64; 64] = [0; 64];
 
 fn fib(n: usize) -> i64 {
@@ -386,7 +445,8 @@ def test_a_rust_program_that_reads_its_test_code_without_a_cast_is_paid_nothing(
     problem = Problem.model_validate({"id": "round3-rust-read-code", **hp.assert_problem("rust")})
     jobs = [Job(problem, Sample(problem_id=problem.id, sample_id=name, code=code))
             for name, code in (("read", RUST_READS_CODE_NO_CAST), ("unchecked", RUST_READS_CODE_UNCHECKED),
-                               ("safe", RUST_READS_CODE_SAFE), ("honest", RUST_HONEST_STATIC_MUT))]  # fmt: skip
+                               ("safe", RUST_READS_CODE_SAFE), ("pun", RUST_READS_CODE_SAFE_PUN),
+                               ("honest", RUST_HONEST_STATIC_MUT))]  # fmt: skip
     *reads, honest = verifier.verify(jobs)
     for read in reads:
         assert read.reward == 0.0, (read.sample_id, read.verdict, read.reward_parts, read.tests)
