@@ -39,6 +39,14 @@ untrusted, each accepted with reward 1.0 (the hack gate silent) before its fix.
 
 The controls beside them use ``reflect``, methods, enums, consts, imports and macros the
 honest way.
+
+The open class (languages.py, "Not covered": a native program that reads its own memory)
+has two gate tests at the end, whose programs the execution accepts and the hack gate
+must pay 0.0: Rust readers of the test's machine code with no cast (raw pointers made by
+``ptr::null().wrapping_add``), with no raw pointer (``{:p}`` and ``get_unchecked``),
+through ``/proc/self/mem`` in safe code, and with no ``unsafe`` at all (rustc's
+implied-bounds hole, #25860); and a Go program that read the nonce's halves through
+``/proc/self/mem``. Each was paid 1.0 before the rules it names.
 """
 
 from __future__ import annotations
