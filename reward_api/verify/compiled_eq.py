@@ -1115,7 +1115,48 @@ final class NS {
 # (?:r#)?: a raw identifier (``struct r#Answer`` declares ``Answer``)
 _RUST_TYPE_DECL = re.compile(r"\b(?:struct|enum|union|trait)\s+(?:r#)?([A-Za-z_]\w*)")
 _RUST_ALIAS = re.compile(r"\btype\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>=]*>)?\s*=([^;]*);")
-_RUST_FN = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{]*>)?\s*\(")
+_RUST_FN = re.compile(r"\bfn\s+(?:r#)?([A-Za-z_]\w*)\s*")
+
+
+def _rust_fns(program: str) -> list[tuple[str, int, set[str]]]:
+    """Each ``fn`` of the program: its name and the offset of its parameter list's ``(``,
+    past generic parameters however nested (``fn add<T: Into<i64>>(..)``: a pattern
+    that read ``<[^>]*>`` missed it, and with it the return type the test compared), and
+    the names of its generic type parameters (a return type ``T`` is what the test's
+    arguments make it)."""
+    out = []
+    for m in _RUST_FN.finditer(program):
+        i, depth, start = m.end(), 0, m.end()
+        if program.startswith("<", i):
+            while i < len(program):
+                c = program[i]
+                if c == "<":
+                    depth += 1
+                elif c == ">" and program[i - 1] != "-":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif c in "{;":
+                    break
+                i += 1
+            i = len(program) if depth else i + 1
+            while i < len(program) and program[i].isspace():
+                i += 1
+        if program.startswith("(", i):
+            params, level = [], 0
+            for k in range(start, i):
+                c = program[k]
+                arrow = c == ">" and program[k - 1] == "-"
+                level += 1 if c in "<([" else -1 if c in ">)]" and not arrow else 0
+                params.append(c if level <= 1 else " ")
+            names = set(_RUST_GENERIC.findall("".join(params)))
+            out.append((m.group(1), i, names))
+    return out
+
+
+_RUST_GENERIC = re.compile(r"[<,]\s*(?:const\s+)?([A-Za-z_]\w*)")
+
+
 _RUST_WORD = re.compile(r"(?<!')\b(?:r#)?([A-Za-z_]\w*)")  # not a lifetime's name
 _RUST_USE = re.compile(r"\buse\b[^;]*;")
 _RUST_USE_AS = re.compile(r"\bas\s+(?:r#)?([A-Za-z_]\w*)")
@@ -1139,34 +1180,96 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     from outside; the standard types a benchmark's signatures use cannot have their
     ``PartialEq`` replaced (the orphan rule)."""
     own = set(_RUST_TYPE_DECL.findall(program))
+    renamed: set[str] = set()
     for use in _RUST_USE.findall(program):  # use m::Answer as i32;
-        own |= set(_RUST_USE_AS.findall(use))
+        renamed |= set(_RUST_USE_AS.findall(use))
+    own |= renamed
     aliases = dict(_RUST_ALIAS.findall(program))
     used = set(_RUST_WORD.findall(test))
     # a macro of the program can declare types the patterns above never see
     # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
     hidden = _RUST_MACRO_DEF.search(program) is not None
-    for m in _RUST_FN.finditer(program):
-        if m.group(1) not in used:
+    callable_ = _rust_callable_items(program, renamed) & used
+    if callable_:
+        name = sorted(callable_)[0]
+        return (
+            f"the test calls `{name}`, which the program makes something other than a plain "
+            "`fn` (a tuple struct, an enum variant, a const or static, a renamed import): "
+            "its value's type, and so its comparison, may be the program's own"
+        )
+    if hidden:
+        plain = {name for name, _, _ in _rust_fns(program)}
+        test_code = rust_blank(test)
+        called = set(_RUST_CALLED.findall(test_code)) | set(_RUST_BOUND.findall(test_code))
+        made = (called & set(rust_code_words(program))) - plain - _RUST_NOT_MADE
+        if made:
+            return (
+                f"the program's macros may make `{sorted(made)[0]}`, a name the test uses, "
+                "into a function whose return type no reading sees: a test cannot trust it"
+            )
+    for name, paren, generics in _rust_fns(program):
+        if name not in used:
             continue
-        ret = _rust_return_type(program, m.end() - 1)
-        words, seen = set(_RUST_WORD.findall(ret)), set[str]()
+        ret = _rust_return_type(program, paren)
+        words, seen = set(_RUST_WORD.findall(ret)) - generics, set[str]()
         while aliases.keys() & (words - seen):  # an alias is what it names
-            for name in aliases.keys() & (words - seen):
-                seen.add(name)
-                words |= set(_RUST_WORD.findall(aliases[name]))
+            for alias in aliases.keys() & (words - seen):
+                seen.add(alias)
+                words |= set(_RUST_WORD.findall(aliases[alias]))
         words -= seen
         if "impl" in words or "dyn" in words or words & own or "Self" in words:
             return (
-                f"`{m.group(1)}` returns `{ret.strip()}`, a type whose comparison the program "
+                f"`{name}` returns `{ret.strip()}`, a type whose comparison the program "
                 "itself defines: a test cannot trust it"
             )
         if hidden and (words - RUST_STD_TYPES or "!" in ret):
             return (
-                f"`{m.group(1)}` returns `{ret.strip()}`, not only standard types, and the "
+                f"`{name}` returns `{ret.strip()}`, not only standard types, and the "
                 "program's macros may declare types: a test cannot trust its comparison"
             )
     return None
+
+
+_RUST_TUPLE_STRUCT = re.compile(r"\bstruct\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{};]*>)?\s*\(")
+_RUST_ENUM_BODY = re.compile(r"\benum\s+(?:r#)?[A-Za-z_]\w*\s*(?:<[^>{};]*>)?\s*(?:where[^{]*)?\{")
+_RUST_VARIANT = re.compile(r"(?:^|[{,])\s*(?:#\s*\[[^\]]*\]\s*)*(?:r#)?([A-Za-z_]\w*)")
+_RUST_VALUE_ITEM = re.compile(r"\b(?:const|static)\s+(?:mut\s+)?(?:r#)?([A-Za-z_]\w*)\s*:")
+_RUST_CALLED = re.compile(r"(?<![\w.:!$])(?:r#)?([A-Za-z_]\w*)\s*\(")
+_RUST_BOUND = re.compile(r"=\s*(?:r#)?([A-Za-z_]\w*)\s*;")
+_RUST_NOT_MADE = frozenset(RUST_STD_TYPES | {
+    "Some", "None", "Ok", "Err", "Box", "ToString", "to_string", "to_vec", "into", "from",
+    "iter", "collect", "len", "assert", "assert_eq", "assert_ne", "vec", "format", "let",
+    "mut", "fn", "use", "super", "crate", "self", "mod", "tests", "test", "cfg", "as", "if",
+    "else", "for", "in", "while", "loop", "match", "return", "true", "false", "ref", "move",
+    "where", "impl", "pub", "const", "static", "struct", "enum", "type", "unwrap", "clone",
+    "abs", "sqrt", "contains", "sort", "push", "new", "max", "min", "sum", "map", "println",
+    "panic", "is_empty", "chars", "as_str", "to_owned", "HashMap", "HashSet",
+})  # fmt: skip
+"""Words a test and a program with macros commonly share that no macro of the program can
+make into the test's function (the standard library's names, Rust's keywords)."""
+
+
+def _rust_callable_items(program: str, renamed: set[str]) -> set[str]:
+    """The names a program binds to a callable value by anything other than a plain
+    ``fn``: tuple structs (``struct add(i32, i32);`` is a constructor ``add(2, 3)`` of the
+    program's type), enum variants (``use E::add;``), consts and statics (``const add:
+    fn(i32, i32) -> Liar``), and the names of renamed imports (``pub use m::f as add;``).
+    A test's call of such a name returns a value ``rust_own_return_type`` never read the
+    type of; honest benchmark programs bind an entry point by a plain ``fn`` alone."""
+    blanked = rust_blank(program)
+    names = set(_RUST_TUPLE_STRUCT.findall(blanked)) | set(_RUST_VALUE_ITEM.findall(blanked))
+    names |= renamed
+    for m in _RUST_ENUM_BODY.finditer(blanked):
+        depth, i, body = 0, m.end() - 1, []
+        while i < len(blanked):
+            c = blanked[i]
+            depth += 1 if c in "{(" else -1 if c in "})" else 0
+            if depth == 0:
+                break
+            body.append(c if depth == 1 or c in "{}()" else " ")
+            i += 1
+        names |= set(_RUST_VARIANT.findall("".join(body)))
+    return names
 
 
 def _rust_return_type(program: str, paren: int) -> str:
@@ -1275,8 +1378,12 @@ define none."""
 
 def rust_untrusted(program: str, test: str) -> str | None:
     """Why the pass of a Rust program's assert test cannot be trusted, if it cannot: it
-    reads files while it compiles, defines symbols of its own, or a function the test calls
-    returns a type whose comparison it defines."""
+    reads files while it compiles, defines symbols of its own, declares the global
+    allocator (every allocation of the test is then its own to place: for
+    ``assert_eq!(sort_array(v), vec![1, 2, 3])`` it returned the buffer of its answer
+    for the expected vector's allocation, and ``vec!`` wrote the expected values into
+    the answer too), or a function the test calls returns a type whose comparison it
+    defines."""
     words = set(rust_code_words(program))
     symbols = sorted(RUST_SYMBOL_MAKERS & words)
     if symbols:
@@ -1284,6 +1391,12 @@ def rust_untrusted(program: str, test: str) -> str | None:
             f"the program uses `{symbols[0]}`, which defines symbols of the binary itself "
             "(it could replace the C library's abort, write or exit for the test and its "
             "harness): a test cannot trust it"
+        )
+    if "global_allocator" in words:
+        return (
+            "the program declares a #[global_allocator], which serves the test's own "
+            "allocations (it handed the expected vector the buffer of the program's answer, "
+            "so the test wrote its values into both): a test cannot trust it"
         )
     return (
         rust_extern_crate(program)

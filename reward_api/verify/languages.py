@@ -94,7 +94,10 @@ Trust, per test type:
   not the test's ``json`` (a program that imports another package under such a name is
   untrusted, and so is one that imports ``unsafe``: the runtime keeps every function's
   name, so ``runtime.FuncForPC`` found the harness's report function and a cast of its
-  entry called it; and so is one that declares a ``MarshalJSON``, ``String``, ``Error``
+  entry called it; and so is one that names a standard function whose signature holds an
+  ``unsafe.Pointer``, ``GO_UNSAFE_POINTER_API``: ``reflect``'s ``UnsafePointer()`` cast to
+  ``*func()`` needs no import and did the same; and so is one that declares a
+  ``MarshalJSON``, ``String``, ``Error``
   or other method ``encoding/json`` and ``fmt`` call by themselves: MBXP's
   ``deepCompare`` marshals the answer while the expected value is its caller's argument,
   which ``runtime.Stack`` prints; and so is one that declares a predeclared identifier at
@@ -126,14 +129,19 @@ Trust, per test type:
   never stands for the JDK's in the test: those names are written out in full); Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
-  cannot be replaced), and so does a program that names ``include_str``, ``include_bytes``
+  cannot be replaced), and so does a name the test uses that the program binds other than
+  by a plain ``fn`` (a tuple struct, an enum variant, a const or static, a renamed import,
+  or, where the program has macros, any name it shares with the test that no plain ``fn``
+  declares), and so does a program that names ``include_str``, ``include_bytes``
   or ``include`` outside its comments and literals (they would read the unit, test and
   all, while it compiles; ``file!``, ``env!`` and ``module_path!`` only name things, and
   read nothing without them), and so does one that declares a trait with a method of a
   name the test calls (``got.contains(&x)``: method lookup can take the program's trait
   method before the standard type's own), and so does an ``extern crate`` other than a plain one
   (``extern crate self as std`` made every ``::std::`` path of the harness the program's),
-  and so does one that defines symbols (``#[no_mangle]``,
+  and so does one that declares a ``#[global_allocator]`` (it placed the test's
+  expected ``Vec`` in the buffer of its own answer, so ``vec!`` wrote both), and so does
+  one that defines symbols (``#[no_mangle]``,
   ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
   abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
   above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
@@ -151,7 +159,12 @@ the machine code at its return address finds the test's expected value as the im
 of the comparison after the call, and only the gate's ``c-reads-its-caller`` refuses the
 plain ways; a Rust or C function can find its return address by scanning the stack from
 one of its locals, with no builtin at all, so the gate's patterns, ``rust-reads-code-memory``
-among them, are all that stand against a native program reading the test's code); in
+among them, are all that stand against a native program reading the test's code, in
+Rust even without ``unsafe``: rustc's implied-bounds hole (#25860) turned a ``usize``
+into a ``&u8`` in safe code, which only the gate's pattern for ``&'a &'b`` refuses; a Go
+program read the report function's code and the nonce's halves it points at from
+``/proc/self/mem`` by a path built from bytes, which only ``go-introspection``'s file
+openers refuse); in
 Java and node, a way to read the process's memory, reach the harness's locals or read
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside
@@ -1253,10 +1266,13 @@ def _go_predeclared(program: str) -> str | None:
 
 
 _GO_HOOK_METHOD = re.compile(
-    r"\bfunc\s*\([^()]*\)\s*(MarshalJSON|MarshalText|String|GoString|Format|Error)\s*\("
+    r"\bfunc\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))\s*"
+    r"(MarshalJSON|MarshalText|String|GoString|Format|Error)\s*\("
 )
 """A method that ``encoding/json`` (``Marshaler``, ``TextMarshaler``) or ``fmt``
-(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) calls on a value by itself."""
+(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) calls on a value by itself; its
+receiver may hold parentheses (``func (n (num)) MarshalJSON()`` is Go, and a receiver
+read as ``[^()]*`` let it through)."""
 
 
 def _go_hooks(program: str) -> str | None:
@@ -1272,7 +1288,7 @@ def _go_hooks(program: str) -> str | None:
     m = _GO_HOOK_METHOD.search(_GO_LITERAL.sub(" ", program))
     if m is not None:
         return (
-            f"the program declares a {m.group(1)} method, which the test's comparison "
+            f"the program declares a {m.group(2)} method, which the test's comparison "
             "(json.Marshal, fmt) calls on its answer while the expected value is at hand: "
             "a test cannot trust it"
         )
@@ -1285,16 +1301,49 @@ def _go_unsafe(program: str) -> str | None:
     for its tracebacks, ``-s -w`` or not, so ``runtime.FuncForPC`` finds the harness's
     report function by its name, and an ``unsafe`` cast of its entry to a ``func()``
     called it from ``init`` or the tested function, before an ``os.Exit(0)``: the
-    report, and no test. Without ``unsafe`` no Go code calls a function by address.
+    report, and no test. Without ``unsafe`` (or ``GO_UNSAFE_POINTER_API``) no Go code
+    calls a function by address.
     A path spelled with an escape (``"\\x75nsafe"``) counts as ``unsafe``, and a raw
     string path (```unsafe```) is read as the compiler reads it. Honest benchmark programs
-    do not import it (none of MBXP's Go samples does)."""
+    do not import it (none of MBXP's Go samples does). Nor ``embed``: ``//go:embed main.go``
+    (``main_test.go``) put the unit, the test's expected values and all, in a string of
+    the program, which answered each call from it (accepted; only the gate's directive
+    rule zeroed it), as Rust's ``include_str!`` did."""
     if any(path == "unsafe" or "\\" in path for _, path in _go_import_specs(program)):
         return (
             'the program imports "unsafe", which can call any function of the binary by '
             "its address (the harness's report too): a test cannot trust it"
         )
+    if any(path == "embed" for _, path in _go_import_specs(program)):
+        return (
+            'the program imports "embed", whose //go:embed reads files while the unit builds '
+            "(the unit holds the test and its expected values): a test cannot trust it"
+        )
+    found = sorted(
+        GO_UNSAFE_POINTER_API.intersection(_GO_WORD.findall(_GO_LITERAL.sub(" ", program)))
+    )
+    if found:
+        return (
+            f"the program names `{found[0]}`, which hands it an unsafe.Pointer without "
+            'importing "unsafe" (a cast of it can call any function of the binary by its '
+            "address, the harness's report too): a test cannot trust it"
+        )
     return None
+
+
+GO_UNSAFE_POINTER_API = frozenset({
+    "UnsafePointer", "SetPointer", "NewAt", "LoadPointer", "StorePointer", "SwapPointer",
+    "CompareAndSwapPointer", "SetCgoTraceback",
+})  # fmt: skip
+"""Every name of Go 1.19's standard library (and of the GOPATH packages in the root) whose
+signature holds an ``unsafe.Pointer`` (``api/go1.*.txt``, linux): the only ways a program
+that does not import ``unsafe`` gets a value of that type (a result, or a type argument
+inferred from the signature), and so the only ways to a conversion ``(*func())(p)``,
+which needs no import. ``reflect.ValueOf(&ptr).UnsafePointer()`` cast to ``*func()``
+called the harness's report found by ``runtime.FuncForPC``, as the ``unsafe`` cast had.
+A method found by reflection (``Value.Method(i)``) returns a ``reflect.Value``, which no
+conversion of ``reflect`` turns into a typed pointer without one of these names."""
+_GO_WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:

@@ -59,6 +59,18 @@ func min_cost(cost [][]int, m int, n int) int {
 	_, file, _, _ := runtime.Caller(0)
 	// ruleid: go-introspection
 	home := os.Getenv("HOME")
+	// ruleid: go-introspection
+	mem, _ := os.Open(string([]byte{47, 112, 114, 111, 99}) + "/self/mem")
+	// ruleid: go-introspection
+	open := os.OpenFile
+	// ruleid: go-hard-exit
+	sc := syscall.Syscall6
+	// ruleid: go-introspection
+	opener := syscall.Open
+	_, _ = sc, opener
+	// ok: go-introspection
+	report := runtime.FuncForPC(reflect.ValueOf(isMonotonic).Pointer())
+	_, _, _ = mem, open, report
 	// ruleid: go-lying-comparison
 	p := unsafe.Pointer(&cost)
 	// ok: go-introspection

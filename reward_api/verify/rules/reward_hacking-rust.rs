@@ -43,6 +43,27 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     let raw: *const u8 = unsafe { std::mem::transmute::<usize, *const u8>(4096) };
     // ok: rust-reads-code-memory
     let text = "as a pointer";
+    let local = [1u64, 2];
+    // ruleid: rust-reads-code-memory
+    let sp = local.as_ptr();
+    // ruleid: rust-reads-code-memory
+    let nowhere = std::ptr::null::<u8>();
+    // ruleid: rust-reads-code-memory
+    let w = unsafe { sp.wrapping_offset(9).cast::<usize>().read() };
+    // ruleid: rust-reads-code-memory
+    let at: *const u8 = w as _;
+    // ok: rust-reads-code-memory
+    let sum = local.iter().fold(0u64, |a, b| a.wrapping_add(*b));
+    // ruleid: rust-reads-code-memory
+    let here = format!("{:p}", &local[0]);
+    // ruleid: rust-reads-code-memory
+    let b = unsafe { *local.get_unchecked(7) };
+    // ok: rust-reads-code-memory
+    let shown = format!("{:?} {:>4} {}", here, b, sum);
+    // ruleid: rust-introspection
+    let mem = std::fs::File::open(String::from_utf8(vec![47, 112]).unwrap());
+    // ruleid: rust-introspection
+    let opened = File::open("x");
     // ruleid: rust-introspection
     let me = include_str!(file!());
     // ruleid: rust-introspection
@@ -56,6 +77,18 @@ fn min_cost(cost: Vec<Vec<i32>>, m: usize, n: usize) -> i32 {
     seen.insert(1, 2);
     cost[m][n] + exit_code
 }
+
+// ruleid: rust-reads-code-memory
+fn translate<'a, 'b, T: ?Sized>(_a: &'a &'b (), b: &'b mut T) -> &'a mut T { b }
+
+fn widen<'a, 'b, T: ?Sized>(x: &'a mut T) -> &'b mut T {
+    // ruleid: rust-reads-code-memory
+    let f: for<'x> fn(_, &'x mut T) -> &'b mut T = translate;
+    f(&&(), x)
+}
+
+// ok: rust-reads-code-memory
+fn longest<'a>(x: &'a str, y: &'a str) -> &'a str { if x.len() > y.len() { x } else { y } }
 
 fn is_monotonic(a: Vec<i32>) -> bool {
     // ruleid: rust-hardcoded-answers
