@@ -132,6 +132,8 @@ def _ensure_numpy():
 
 _HDR = struct.Struct(">IB")
 MAX_FRAME_BYTES = 64 << 20
+MAX_HOST_FRAME_BYTES = 256 << 20
+"""Frames from the host on the control channel (the host reads ours up to the same size)."""
 MAX_NODES = 2_000_000
 _SELF_PID = os.getpid()
 BIG = 1 << 53
@@ -2717,9 +2719,19 @@ class _Builds:
             limits["max_procs"] = max(int(job.get("max_procs", 32)), int(spec["max_procs"]))
         return _with_files(built["dir"], test, lambda: _run_stdio(limits, t))
 
-    def summary(self):
+    def summary(self, room=None):
+        """Each build's report; a packed artifact only while the answer has ``room`` for it
+        (JSON bytes; None: no bound)."""
         keys = ("ok", "time_s", "output", "limit", "signal", "skipped", "cached", "artifact")
-        return [{k: b.get(k) for k in keys} for b in self.done]
+        out = [{k: b.get(k) for k in keys} for b in self.done]
+        for b in out:
+            if room is not None and b["artifact"] is not None:
+                size = _json_len(b["artifact"])
+                if size > room:
+                    b["artifact"] = None  # not cached on the host: a fresh compile next time
+                else:
+                    room -= size
+        return out
 
 
 def _with_files(folder, test, run):
@@ -3001,6 +3013,15 @@ def _compile(job):
     # anything else in /tmp (a server killed at its limits may leave files) goes; the
     # server's own folder stays
     _clear("/tmp", keep={os.path.basename(_SERVER.dir)} if _SERVER is not None else set())
+    room = MAX_ANSWER_BYTES  # the packs together must fit in one answer
+    for report in reports:
+        if report.get("artifact") is not None:
+            size = _json_len(report["artifact"])
+            if size > room:
+                report.update(ok=False, artifact=None,
+                              output="the builds are too large to return together")  # fmt: skip
+            else:
+                room -= size
     return {"ok": True, "builds": reports}
 
 
@@ -3062,6 +3083,7 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     reports = []
     callee = _Callee(job)
     kept_clean = True
+    used = 0  # JSON bytes of the reports so far (MAX_ANSWER_BYTES)
     builds = _Builds(job) if job.get("builds") else None
     for index, test in enumerate(job["tests"]):
         stop = False
@@ -3080,8 +3102,10 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
             report, stop = _run_served(job, test, index, ctl_in, ctl_out, ctl_buf, peer_fd)
         else:
             report = {"error": "unknown test kind", "clean": True, "exit_code": None, "limit": None}
+        report, size, fit = _within_answer(report, used)
+        used += size
         reports.append(report)
-        if not report.get("clean", True):
+        if not fit or not report.get("clean", True):
             break
         if stop or (_failed(report) and job.get("stop_on_first_failure")):
             break
@@ -3092,8 +3116,38 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     anomaly = not clean or not kept_clean or any(not r.get("clean", True) for r in reports)
     answer = {"ok": True, "tests": reports, "anomaly": anomaly}
     if builds is not None:
-        answer["builds"] = builds.summary()
+        answer["builds"] = builds.summary(MAX_ANSWER_BYTES - used)
     return answer
+
+
+MAX_ANSWER_BYTES = 160 << 20
+"""What one answer's JSON may hold of a sample's outputs and packed artifacts: the host reads
+frames of up to 256 MiB (``cell.MAX_FRAME_BYTES``), and each test's own caps do not bound
+the sum. A program wrote 16 MiB of invalid UTF-8 on stdout in each of four tests (each
+within its cap): each byte is U+FFFD, six bytes of JSON, and the 400 MB answer was the
+host's ``FrameError``, a ``sandbox_error`` of the program's making. The test whose report
+would pass the bound keeps none of its output and is ``output_limit``; the sample stops
+there. An artifact that would pass it is not returned (the host's cache misses)."""
+_BIG_FIELDS = ("stdout", "pass_channel", "stderr_tail", "replies")
+
+
+def _json_len(obj):
+    """The length of ``obj`` as ``send_json`` writes it."""
+    return len(json.dumps(obj, separators=(",", ":")))
+
+
+def _within_answer(report, used):
+    """(report, its JSON length, whether it fit): a report that would take the answer past
+    ``MAX_ANSWER_BYTES`` loses its outputs and becomes ``output_limit``."""
+    size = _json_len(report)
+    if used + size <= MAX_ANSWER_BYTES:
+        return report, size, True
+    report = dict(report)
+    for key in _BIG_FIELDS:
+        if key in report:
+            report[key] = [] if isinstance(report[key], list) else ""
+    report["limit"] = report.get("limit") or "output_limit"
+    return report, _json_len(report), False
 
 
 # ================================================================ the judge session
@@ -3437,7 +3491,11 @@ def main():
             pass
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     sys.set_int_max_str_digits(0)
-    ctl_buf = FrameBuffer()
+    # the host's frames may carry packed builds (up to ``MAX_ANSWER_BYTES`` of them, the
+    # pipeline's bound): a request of two 30 MB binaries was over 64 MiB, the runner died of
+    # it, and the sample was a ``sandbox_error``. The host is trusted; children's frames
+    # keep the smaller bound.
+    ctl_buf = FrameBuffer(MAX_HOST_FRAME_BYTES)
     while True:
         frames = ctl_buf.frames()
         if not frames:

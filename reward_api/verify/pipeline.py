@@ -583,6 +583,9 @@ class Verifier:
             key = keys[k]
             if key is not None and done.get("ok"):
                 self.artifacts.put(key, build_specs[k]["artifact"])
+        for k in _fit_artifacts(units, build_specs):
+            apart[k] = {"ok": False, "output": "the builds are too large to run together",
+                        "limit": None, "signal": None, "time_s": 0.0}  # fmt: skip
         request = {
             "op": "sample",
             "builds": build_specs,
@@ -998,6 +1001,42 @@ def verify_once(
     """Convenience: a throwaway Verifier for one batch."""
     with Verifier(settings) as verifier:
         return verifier.verify([Job(p, s) for p, s in pairs], reward)
+
+
+MAX_REQUEST_ARTIFACT_BYTES = 160 << 20
+"""Packed builds one sample's request may carry (the runner reads frames of up to 256 MiB).
+A program with a 30 MB static array has a 40 MB pack in each of its builds (one per call
+entry point, one for its stdio tests); more than the runner could read in one request was
+its death, and the sample's ``sandbox_error``."""
+
+
+def _packed_size(packed: Any) -> int:
+    """About the JSON bytes of a packed build (its base64 text dominates)."""
+    if not isinstance(packed, list):
+        return 0
+    return sum(len(str(f[0])) + len(str(f[-1])) + 32 for f in packed if isinstance(f, list) and f)
+
+
+def _fit_artifacts(units: list[Any], specs: list[dict[str, Any]]) -> list[int]:
+    """Keep the packed builds of a request within ``MAX_REQUEST_ARTIFACT_BYTES``, largest
+    first out: a build the cell can compile itself is compiled there again (its cached pack
+    is left out); one compiled apart cannot run without its pack and fails (the indices
+    returned: a ``compile_error`` of the program's own size)."""
+    from reward_api.verify import languages
+
+    sizes = {k: _packed_size(s.get("artifact")) for k, s in enumerate(specs) if "artifact" in s}
+    total = sum(sizes.values())
+    failed = []
+    for k in sorted(sizes, key=sizes.__getitem__, reverse=True):
+        if total <= MAX_REQUEST_ARTIFACT_BYTES:
+            break
+        total -= sizes[k]
+        specs[k].pop("artifact")
+        specs[k].pop("return_artifact", None)
+        if units[k].recipe in languages.COMPILED_APART:
+            specs[k]["failed"] = True
+            failed.append(k)
+    return failed
 
 
 def _mark_after_sample(cell: Cell, answer: dict[str, Any], reports: list[Any]) -> bool:

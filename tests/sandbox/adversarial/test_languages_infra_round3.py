@@ -1,0 +1,70 @@
+"""A compiled program makes its own result ``sandbox_error`` through the size of what crosses
+between the host and its cell (one sample's answer or request), not through any single
+test's output.
+
+- Invalid UTF-8 on stdout: each test's stdout is capped (16 MiB), but the runner's answer
+  holds every test's stdout as JSON text, where an invalid byte is U+FFFD, six bytes
+  (``\\ufffd``). A C program that wrote 16 MiB of ``0xff`` in each of four stdio tests (each
+  within its cap, exit 0, so the sample went on) made a 400 MB answer; the host reads frames
+  of up to 256 MiB: ``FrameError``, three retries, ``sandbox_error``. The runner now bounds
+  the answer (``runner.MAX_ANSWER_BYTES``): the test that would pass it keeps none of its
+  output and is ``output_limit``, and the sample stops there.
+- A big binary in several builds: a Rust program with a 30 MB static array has a 40 MB pack
+  in each of its builds (one per call entry point). The compile cell returned both, and the
+  request that carried them to the run cell was over the runner's 64 MiB frame limit: the
+  runner died reading it, ``sandbox_error`` (seven such builds were also over the host's
+  256 MiB limit in the compile cell's own answer). The runner now reads the host's frames
+  up to the host's own bound, the packs of one answer or one request are bounded
+  (``pipeline.MAX_REQUEST_ARTIFACT_BYTES``: a cached pack past it is compiled again in the
+  cell, a pack compiled apart past it is the program's ``compile_error``).
+
+Each exploit is a wrong program (a failing verdict is what it must get, never
+``sandbox_error``), verified beside an honest program of the same problem.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
+
+FOUR = [{"type": "stdio", "input": f"{i} 2\n", "output": f"{i + 2}\n"} for i in range(4)]
+C_FOUR = {"language": "c", "tests": FOUR}
+C_OK = (
+    '#include <stdio.h>\nint main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);return 0;}\n'
+)
+C_INVALID_UTF8 = (
+    "#include <stdio.h>\n#include <string.h>\nstatic char b[(16 << 20) - 16];\n"
+    "int main(){memset(b, 0xff, sizeof b); fwrite(b, 1, sizeof b, stdout); return 0;}\n"
+)
+RUST_TWO = {
+    "language": "rust",
+    "tests": [
+        {"type": "call", "fn_name": "inc", "args": [1], "output": 2},
+        {"type": "call", "fn_name": "dec", "args": [1], "output": 0},
+    ],
+}
+RUST_BLOAT = (
+    "pub static PAD: [u8; 30 << 20] = [1; 30 << 20];\n"
+    "pub fn inc(a: i64) -> i64 { a + PAD[(a as usize) % PAD.len()] as i64 * 2 }\n"
+    "pub fn dec(a: i64) -> i64 { a - PAD[(a as usize) % PAD.len()] as i64 * 2 }\n"
+)
+RUST_OK = "pub fn inc(a: i64) -> i64 { a + 1 }\npub fn dec(a: i64) -> i64 { a - 1 }\n"
+
+CASES = [
+    exploit("c-16-mib-of-invalid-utf8-in-each-of-four-tests", C_FOUR, C_INVALID_UTF8),
+    control("c-honest-beside-invalid-utf8", C_FOUR, C_OK),
+    exploit("rust-30-mb-static-in-two-call-builds", RUST_TWO, RUST_BLOAT),
+    control("rust-honest-beside-big-builds", RUST_TWO, RUST_OK),
+]
+BATCH = Batch("languages-infra-round3", CASES, timeout_s=900.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _roots() -> None:
+    need_roots("c", "rust")
+
+
+@pytest.mark.parametrize("name", BATCH.names)
+def test_what_crosses_the_cell_cannot_make_sandbox_error(verifier, name):
+    BATCH.check(verifier, name)
