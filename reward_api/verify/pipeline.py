@@ -563,6 +563,11 @@ class Verifier:
             specs.append(spec)
         compile_s = self.settings.compile_time_s
         build_specs = [languages.build_spec(u, limits.memory_mb, compile_s) for u in units]
+        source = sum(_json_len(s.get("files")) + _json_len(s.get("input", "")) for s in build_specs)
+        if source > MAX_REQUEST_SOURCE_BYTES:
+            detail = (f"the program is too large: its {len(build_specs)} builds hold "
+                      f"{source >> 20} MiB of source")  # fmt: skip
+            return [TestResult(verdict=Verdict.compile_error, detail=detail) for _ in indices]
         keys: list[str | None] = []
         for u, spec in zip(units, build_specs, strict=True):
             # an assert build carries its own nonce: never the same twice, never cached
@@ -1003,11 +1008,21 @@ def verify_once(
         return verifier.verify([Job(p, s) for p, s in pairs], reward)
 
 
+MAX_REQUEST_SOURCE_BYTES = 64 << 20
+"""The source text (as JSON) of one sample's builds: each build carries the program (one
+per call entry point, one per assert test, one for the stdio tests). A C program of 40 MB
+(a comment) in two builds made a request the runner could not read, and a program with no
+bound on its size would pass any bound on frames: a ``sandbox_error`` of its own making.
+Past it, the sample is a ``compile_error`` that says so."""
 MAX_REQUEST_ARTIFACT_BYTES = 160 << 20
 """Packed builds one sample's request may carry (the runner reads frames of up to 256 MiB).
 A program with a 30 MB static array has a 40 MB pack in each of its builds (one per call
 entry point, one for its stdio tests); more than the runner could read in one request was
 its death, and the sample's ``sandbox_error``."""
+
+
+def _json_len(value: Any) -> int:
+    return len(json.dumps(value))
 
 
 def _packed_size(packed: Any) -> int:

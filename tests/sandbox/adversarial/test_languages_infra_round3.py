@@ -17,6 +17,11 @@ test's output.
   up to the host's own bound, the packs of one answer or one request are bounded
   (``pipeline.MAX_REQUEST_ARTIFACT_BYTES``: a cached pack past it is compiled again in the
   cell, a pack compiled apart past it is the program's ``compile_error``).
+- A big program: every build carries the program's text (the stdio build, one per call entry
+  point, one per assert test), and nothing bounded its size: a C program of 40 MB (a
+  comment) in two builds made a request over the runner's frame limit (the runner died,
+  ``sandbox_error``). The source text of one sample's builds is now bounded
+  (``pipeline.MAX_REQUEST_SOURCE_BYTES``); past it the sample is a ``compile_error``.
 
 Each exploit is a wrong program (a failing verdict is what it must get, never
 ``sandbox_error``), verified beside an honest program of the same problem.
@@ -50,12 +55,26 @@ RUST_BLOAT = (
     "pub fn dec(a: i64) -> i64 { a - PAD[(a as usize) % PAD.len()] as i64 * 2 }\n"
 )
 RUST_OK = "pub fn inc(a: i64) -> i64 { a + 1 }\npub fn dec(a: i64) -> i64 { a - 1 }\n"
+C_STDIO_AND_CALL = {
+    "language": "c",
+    "tests": [
+        {"type": "stdio", "input": "1 2\n", "output": "3\n"},
+        {"type": "call", "fn_name": "add", "args": [1, 2], "output": 3},
+    ],
+}
+C_ADD = (
+    "int add(int a, int b) { return a OP b; }\n#include <stdio.h>\n"
+    'int main(){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",add(a,b));return 0;}\n'
+)
+C_FORTY_MB = C_ADD.replace("OP", "-") + "/*" + "x" * (40 << 20) + "*/\n"
 
 CASES = [
     exploit("c-16-mib-of-invalid-utf8-in-each-of-four-tests", C_FOUR, C_INVALID_UTF8),
     control("c-honest-beside-invalid-utf8", C_FOUR, C_OK),
     exploit("rust-30-mb-static-in-two-call-builds", RUST_TWO, RUST_BLOAT),
     control("rust-honest-beside-big-builds", RUST_TWO, RUST_OK),
+    exploit("c-40-mb-program-in-two-builds", C_STDIO_AND_CALL, C_FORTY_MB),
+    control("c-honest-beside-a-40-mb-program", C_STDIO_AND_CALL, C_ADD.replace("OP", "+")),
 ]
 BATCH = Batch("languages-infra-round3", CASES, timeout_s=900.0)
 
