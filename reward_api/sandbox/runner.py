@@ -3120,7 +3120,7 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     return answer
 
 
-MAX_ANSWER_BYTES = 160 << 20
+MAX_ANSWER_BYTES = 224 << 20
 """What one answer's JSON may hold of a sample's outputs and packed artifacts: the host reads
 frames of up to 256 MiB (``cell.MAX_FRAME_BYTES``), and each test's own caps do not bound
 the sum. A program wrote 16 MiB of invalid UTF-8 on stdout in each of four tests (each

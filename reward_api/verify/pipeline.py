@@ -588,7 +588,9 @@ class Verifier:
             key = keys[k]
             if key is not None and done.get("ok"):
                 self.artifacts.put(key, build_specs[k]["artifact"])
-        for k in _fit_artifacts(units, build_specs):
+        # the request holds the tests' inputs and the sources beside the packs
+        room = MAX_REQUEST_BYTES - source - sum(_json_len(t.get("input", "")) for t in specs)
+        for k in _fit_artifacts(units, build_specs, min(room, MAX_REQUEST_ARTIFACT_BYTES)):
             apart[k] = {"ok": False, "output": "the builds are too large to run together",
                         "limit": None, "signal": None, "time_s": 0.0}  # fmt: skip
         request = {
@@ -1014,6 +1016,8 @@ per call entry point, one per assert test, one for the stdio tests). A C program
 (a comment) in two builds made a request the runner could not read, and a program with no
 bound on its size would pass any bound on frames: a ``sandbox_error`` of its own making.
 Past it, the sample is a ``compile_error`` that says so."""
+MAX_REQUEST_BYTES = 240 << 20
+"""One request to a run cell, as JSON (the runner reads the host's frames up to 256 MiB)."""
 MAX_REQUEST_ARTIFACT_BYTES = 160 << 20
 """Packed builds one sample's request may carry (the runner reads frames of up to 256 MiB).
 A program with a 30 MB static array has a 40 MB pack in each of its builds (one per call
@@ -1032,8 +1036,8 @@ def _packed_size(packed: Any) -> int:
     return sum(len(str(f[0])) + len(str(f[-1])) + 32 for f in packed if isinstance(f, list) and f)
 
 
-def _fit_artifacts(units: list[Any], specs: list[dict[str, Any]]) -> list[int]:
-    """Keep the packed builds of a request within ``MAX_REQUEST_ARTIFACT_BYTES``, largest
+def _fit_artifacts(units: list[Any], specs: list[dict[str, Any]], room: int) -> list[int]:
+    """Keep the packed builds of a request within ``room`` bytes, largest
     first out: a build the cell can compile itself is compiled there again (its cached pack
     is left out); one compiled apart cannot run without its pack and fails (the indices
     returned: a ``compile_error`` of the program's own size)."""
@@ -1043,7 +1047,7 @@ def _fit_artifacts(units: list[Any], specs: list[dict[str, Any]]) -> list[int]:
     total = sum(sizes.values())
     failed = []
     for k in sorted(sizes, key=sizes.__getitem__, reverse=True):
-        if total <= MAX_REQUEST_ARTIFACT_BYTES:
+        if total <= room:
             break
         total -= sizes[k]
         specs[k].pop("artifact")

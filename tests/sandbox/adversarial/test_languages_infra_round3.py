@@ -8,7 +8,8 @@ test's output.
   within its cap, exit 0, so the sample went on) made a 400 MB answer; the host reads frames
   of up to 256 MiB: ``FrameError``, three retries, ``sandbox_error``. The runner now bounds
   the answer (``runner.MAX_ANSWER_BYTES``): the test that would pass it keeps none of its
-  output and is ``output_limit``, and the sample stops there.
+  output and is ``output_limit``, and the sample stops there. A Python program's tests
+  share the same answer, and the same Python program did the same.
 - A big binary in several builds: a Rust program with a 30 MB static array has a 40 MB pack
   in each of its builds (one per call entry point). The compile cell returned both, and the
   request that carried them to the run cell was over the runner's 64 MiB frame limit: the
@@ -42,6 +43,9 @@ C_INVALID_UTF8 = (
     "#include <stdio.h>\n#include <string.h>\nstatic char b[(16 << 20) - 16];\n"
     "int main(){memset(b, 0xff, sizeof b); fwrite(b, 1, sizeof b, stdout); return 0;}\n"
 )
+PY_FOUR = {"tests": FOUR}
+PY_INVALID_UTF8 = "import sys\nsys.stdout.buffer.write(b'\\xff' * ((16 << 20) - 16))\n"
+PY_OK = "a, b = map(int, input().split())\nprint(a + b)\n"
 RUST_TWO = {
     "language": "rust",
     "tests": [
@@ -71,6 +75,8 @@ C_FORTY_MB = C_ADD.replace("OP", "-") + "/*" + "x" * (40 << 20) + "*/\n"
 CASES = [
     exploit("c-16-mib-of-invalid-utf8-in-each-of-four-tests", C_FOUR, C_INVALID_UTF8),
     control("c-honest-beside-invalid-utf8", C_FOUR, C_OK),
+    exploit("python-16-mib-of-invalid-utf8-in-each-of-four-tests", PY_FOUR, PY_INVALID_UTF8),
+    control("python-honest-beside-invalid-utf8", PY_FOUR, PY_OK),
     exploit("rust-30-mb-static-in-two-call-builds", RUST_TWO, RUST_BLOAT),
     control("rust-honest-beside-big-builds", RUST_TWO, RUST_OK),
     exploit("c-40-mb-program-in-two-builds", C_STDIO_AND_CALL, C_FORTY_MB),
