@@ -2649,11 +2649,9 @@ class _Builds:
 
         d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
         os.mkdir(d, 0o755)
-        for name, text in (spec.get("files") or {}).items():
-            # a lone surrogate cannot be UTF-8: written as U+FFFD, the compiler's to judge
-            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8",
-                      errors="replace") as f:  # fmt: skip
-                f.write(text)
+        unwritable = _write_sources(d, spec.get("files"))
+        if unwritable is not None:
+            return {"ok": False, "time_s": 0.0, "output": unwritable, "limit": None, "dir": d}
         t0 = time.perf_counter()
         seed = spec.get("seed_cache")
         if seed and os.path.isdir(seed[0]) and not os.path.exists(seed[1]):
@@ -2732,6 +2730,21 @@ class _Builds:
                 else:
                     room -= size
         return out
+
+
+def _write_sources(d, files):
+    """Write a build's files into folder d; None, or why one could not be written (the
+    program's own doing, its build's failure: a Java class named with 300 letters is a
+    file name too long, and that OSError out of the runner was a ``sandbox_error``)."""
+    for name, text in (files or {}).items():
+        try:
+            # a lone surrogate cannot be UTF-8: written as U+FFFD, the compiler's to judge
+            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8",
+                      errors="replace") as f:  # fmt: skip
+                f.write(text)
+        except OSError as exc:
+            return f"cannot write {os.path.basename(name)[:64]!r}: {exc.strerror}"
+    return None
 
 
 def _with_files(folder, test, run):
@@ -2975,11 +2988,13 @@ def _compile(job):
             _SERVER = None
         d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
         os.mkdir(d, 0o755)
-        names = []
-        for name, text in (build.get("files") or {}).items():
-            names.append(os.path.basename(name))
-            with open(os.path.join(d, names[-1]), "w", encoding="utf-8", errors="replace") as f:
-                f.write(text)
+        names = [os.path.basename(name) for name in build.get("files") or {}]
+        unwritable = _write_sources(d, build.get("files"))
+        if unwritable is not None:
+            shutil.rmtree(d, ignore_errors=True)
+            reports.append({"ok": False, "output": unwritable, "limit": None, "signal": None,
+                            "time_s": 0.0})  # fmt: skip
+            continue
         t0 = time.perf_counter()
         report = {"ok": False, "output": "", "limit": None, "signal": None}
         # a compiler that crashes may have been left broken by an earlier build: the build

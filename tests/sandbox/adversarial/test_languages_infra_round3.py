@@ -23,6 +23,11 @@ test's output.
   comment) in two builds made a request over the runner's frame limit (the runner died,
   ``sandbox_error``). The source text of one sample's builds is now bounded
   (``pipeline.MAX_REQUEST_SOURCE_BYTES``); past it the sample is a ``compile_error``.
+- A file name of the program's choosing: a Java stdio program's source file is named after
+  its public class, and a class named with 300 letters is a file name too long; the
+  runner's ``open`` raised, the request failed, ``sandbox_error``. A build file that cannot
+  be written (that, or a full ``/tmp``) is now the build's failure (``compile_error``, as
+  javac's own "File name too long" for the class file would be).
 
 Each exploit is a wrong program (a failing verdict is what it must get, never
 ``sandbox_error``), verified beside an honest program of the same problem.
@@ -72,6 +77,13 @@ C_ADD = (
 )
 C_FORTY_MB = C_ADD.replace("OP", "-") + "/*" + "x" * (40 << 20) + "*/\n"
 
+JAVA_STDIO = {"language": "java", "tests": [{"type": "stdio", "input": "1 2\n", "output": "3\n"}]}
+JAVA_ADD = (
+    "import java.util.*;\npublic class NAME { public static void main(String[] a) {\n"
+    "    Scanner s = new Scanner(System.in);\n    System.out.println(s.nextInt() OP s.nextInt());\n"
+    "} }\n"
+)
+
 CASES = [
     exploit("c-16-mib-of-invalid-utf8-in-each-of-four-tests", C_FOUR, C_INVALID_UTF8),
     control("c-honest-beside-invalid-utf8", C_FOUR, C_OK),
@@ -81,13 +93,23 @@ CASES = [
     control("rust-honest-beside-big-builds", RUST_TWO, RUST_OK),
     exploit("c-40-mb-program-in-two-builds", C_STDIO_AND_CALL, C_FORTY_MB),
     control("c-honest-beside-a-40-mb-program", C_STDIO_AND_CALL, C_ADD.replace("OP", "+")),
+    exploit(
+        "java-public-class-named-with-300-letters",
+        JAVA_STDIO,
+        JAVA_ADD.replace("NAME", "A" * 300).replace("OP", "-"),
+    ),
+    control(
+        "java-honest-beside-a-long-class-name",
+        JAVA_STDIO,
+        JAVA_ADD.replace("NAME", "Main").replace("OP", "+"),
+    ),
 ]
 BATCH = Batch("languages-infra-round3", CASES, timeout_s=900.0)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    need_roots("c", "rust")
+    need_roots("c", "rust", "java")
 
 
 @pytest.mark.parametrize("name", BATCH.names)
