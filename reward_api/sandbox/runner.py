@@ -2787,21 +2787,38 @@ def _run_checker(job, test, index):
 MAX_ARTIFACT_BYTES = 32 << 20
 
 
+MAX_PACK_DEPTH = 64
+"""Folders a packed build may nest (a Java package is a folder per name: 1,100 of them made
+``os.walk`` and ``shutil.rmtree`` recurse past Python's limit, and the runner's
+``RecursionError`` was a ``sandbox_error``). A deeper build is not packed (its build fails,
+as one too large)."""
+
+
 def _pack(d):
-    """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big."""
+    """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big
+    or too deep (walked without recursion)."""
     out, total = [], 0
-    for top, _dirs, files in os.walk(d):
-        for name in files:
-            path = os.path.join(top, name)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue
-            with open(path, "rb") as f:
-                data = f.read(MAX_ARTIFACT_BYTES + 1)
-            total += len(data)
-            if total > MAX_ARTIFACT_BYTES:
-                return None
-            mode = os.stat(path).st_mode & 0o755
-            out.append([os.path.relpath(path, d), mode, base64.b64encode(data).decode("ascii")])
+    stack = [(d, 0)]
+    while stack:
+        top, depth = stack.pop()
+        with os.scandir(top) as entries:
+            for entry in entries:
+                path = entry.path
+                if entry.is_dir(follow_symlinks=False):
+                    if depth + 1 > MAX_PACK_DEPTH:
+                        return None
+                    stack.append((path, depth + 1))
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                with open(path, "rb") as f:
+                    data = f.read(MAX_ARTIFACT_BYTES + 1)
+                total += len(data)
+                if total > MAX_ARTIFACT_BYTES:
+                    return None
+                mode = os.stat(path).st_mode & 0o755
+                rel = os.path.relpath(path, d)
+                out.append([rel, mode, base64.b64encode(data).decode("ascii")])
     return out
 
 
@@ -2810,16 +2827,32 @@ def _unpack(d, files):
     try:
         for rel, mode, data in files:
             parts = str(rel).split("/")
-            if str(rel).startswith("/") or ".." in parts:
+            if str(rel).startswith("/") or ".." in parts or len(parts) > MAX_PACK_DEPTH + 1:
                 return False
-            path = os.path.join(d, *parts)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            folder = d
+            for part in parts[:-1]:  # no os.makedirs: it recurses once per level
+                folder = os.path.join(folder, part)
+                if not os.path.isdir(folder):
+                    os.mkdir(folder, 0o755)
+            path = os.path.join(folder, parts[-1])
             with open(path, "wb") as f:
                 f.write(base64.b64decode(data))
             os.chmod(path, int(mode) & 0o755)
     except (OSError, ValueError, TypeError):
         return False
     return True
+
+
+UNPACKABLE = "the build's files are too large or nested too deep to be returned"
+
+
+def _remove_tree(path):
+    """Remove a folder and everything in it, without recursion (``_wipe``)."""
+    _wipe(path)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 # ================================================================ the compile cell
@@ -2960,7 +2993,6 @@ def _compile(job):
     command when it has no ``serve`` (as ``_Builds`` would in the cell that runs it), in
     its own folder, then packed (the host hands the pack to a cell that runs it) and
     removed."""
-    import shutil
 
     global _SERVER
     spec = job.get("server") or {}
@@ -2974,11 +3006,13 @@ def _compile(job):
             }
             done = _Builds(one).done[0]
             packed = done.pop("artifact", None)
-            shutil.rmtree(done.pop("dir"), ignore_errors=True)
+            _remove_tree(done.pop("dir"))
             report = {k: done.get(k) for k in ("ok", "output", "limit", "signal", "time_s")}
             if report["ok"]:
                 report["artifact"] = packed
                 report["ok"] = packed is not None
+                if packed is None:
+                    report["output"] = UNPACKABLE
             reports.append(report)
             continue
         if _SERVER is not None and (
@@ -2991,7 +3025,7 @@ def _compile(job):
         names = [os.path.basename(name) for name in build.get("files") or {}]
         unwritable = _write_sources(d, build.get("files"))
         if unwritable is not None:
-            shutil.rmtree(d, ignore_errors=True)
+            _remove_tree(d)
             reports.append({"ok": False, "output": unwritable, "limit": None, "signal": None,
                             "time_s": 0.0})  # fmt: skip
             continue
@@ -3023,7 +3057,9 @@ def _compile(job):
         if report["ok"]:
             report["artifact"] = _pack(d)
             report["ok"] = report["artifact"] is not None
-        shutil.rmtree(d, ignore_errors=True)
+            if report["artifact"] is None:
+                report["output"] = UNPACKABLE
+        _remove_tree(d)
         reports.append(report)
     # anything else in /tmp (a server killed at its limits may leave files) goes; the
     # server's own folder stays
@@ -3042,12 +3078,10 @@ def _compile(job):
 
 def _clear(folder, keep):
     """Remove every entry of ``folder`` whose name is not in ``keep`` (folders whole)."""
-    import shutil
-
     for name in set(os.listdir(folder)) - keep:
         path = os.path.join(folder, name)
         if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
+            _remove_tree(path)
         else:
             try:
                 os.unlink(path)

@@ -28,6 +28,11 @@ test's output.
   runner's ``open`` raised, the request failed, ``sandbox_error``. A build file that cannot
   be written (that, or a full ``/tmp``) is now the build's failure (``compile_error``, as
   javac's own "File name too long" for the class file would be).
+- Folders of the program's choosing: javac writes a class of ``package p.p.p...`` in a
+  folder per name; 1,100 of them made the compile cell's ``os.walk`` (packing the build)
+  recurse past Python's limit: ``RecursionError``, ``sandbox_error``. Builds are now
+  packed, unpacked and removed without recursion, and a build nested deeper than
+  ``runner.MAX_PACK_DEPTH`` is not packed (its ``compile_error`` says so).
 
 Each exploit is a wrong program (a failing verdict is what it must get, never
 ``sandbox_error``), verified beside an honest program of the same problem.
@@ -83,6 +88,12 @@ JAVA_ADD = (
     "    Scanner s = new Scanner(System.in);\n    System.out.println(s.nextInt() OP s.nextInt());\n"
     "} }\n"
 )
+JAVA_DEEP_PACKAGE = (
+    "package "
+    + ".".join(["p"] * 1100)
+    + ";\n"
+    + JAVA_ADD.replace("NAME", "Main").replace("OP", "+")
+)
 
 CASES = [
     exploit("c-16-mib-of-invalid-utf8-in-each-of-four-tests", C_FOUR, C_INVALID_UTF8),
@@ -98,6 +109,7 @@ CASES = [
         JAVA_STDIO,
         JAVA_ADD.replace("NAME", "A" * 300).replace("OP", "-"),
     ),
+    exploit("java-package-nested-1100-deep", JAVA_STDIO, JAVA_DEEP_PACKAGE),
     control(
         "java-honest-beside-a-long-class-name",
         JAVA_STDIO,
