@@ -127,3 +127,39 @@ def _roots() -> None:
 @pytest.mark.parametrize("name", BATCH.names)
 def test_what_crosses_the_cell_cannot_make_sandbox_error(verifier, name):
     BATCH.check(verifier, name)
+
+
+# The host reads a C call test's signature from the program's text before anything is built;
+# two regular expressions there backtracked quadratically on a few hundred kB of program
+# (minutes of the host's CPU with the GIL held: the whole verifier, every sample of every
+# request, stood still). The batch's timeout is what fails on the unfixed code.
+C_CALL = {
+    "language": "c",
+    "tests": [{"type": "call", "fn_name": "add", "args": [1, 2], "output": 3}],
+}
+C_HOST_REGEX = Batch(
+    "languages-infra-round3-c-signature",
+    [
+        exploit(
+            "c-parameter-of-100000-letters-and-a-stray-character",
+            C_CALL,
+            "int add(int " + "a" * 100000 + "!) { return 0; }\n",
+        ),
+        exploit(
+            "c-100000-lines-of-words-before-the-definition",
+            C_CALL,
+            "a\n" * 100000 + "#\nint add(int a, int b) { return a - b; }\n",
+        ),
+        control(
+            "c-honest-add-beside-the-signature-bombs",
+            C_CALL,
+            "int add(int a, int b) { return a + b; }\n",
+        ),
+    ],
+    timeout_s=240.0,
+)
+
+
+@pytest.mark.parametrize("name", C_HOST_REGEX.names)
+def test_reading_a_c_signature_takes_linear_time(verifier, name):
+    C_HOST_REGEX.check(verifier, name)
