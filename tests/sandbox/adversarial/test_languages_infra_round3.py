@@ -163,3 +163,30 @@ C_HOST_REGEX = Batch(
 @pytest.mark.parametrize("name", C_HOST_REGEX.names)
 def test_reading_a_c_signature_takes_linear_time(verifier, name):
     C_HOST_REGEX.check(verifier, name)
+
+
+# The same on a Rust assert build's checks of the program (compiled_eq.rust_own_return_type):
+# ``\buse\b[^;]*;`` scanned to the end of the program from every ``use`` with no ``;`` after.
+RUST_ADD = {
+    "language": "rust",
+    "tests": [{"type": "assert", "code": (
+        "#[cfg(test)]\nmod tests {\n    use super::*;\n\n    #[test]\n"
+        "    fn test_add() { assert_eq!(add(1, 2), 3); }\n}\n")}],
+}  # fmt: skip
+RUST_HOST_REGEX = Batch(
+    "languages-infra-round3-rust-uses",
+    [
+        exploit("rust-use-without-semicolon-200000-times", RUST_ADD, "use a::" * 200000),
+        control(
+            "rust-honest-add-beside-the-use-bomb",
+            RUST_ADD,
+            "fn add(a: i32, b: i32) -> i32 { a + b }\n",
+        ),
+    ],
+    timeout_s=240.0,
+)
+
+
+@pytest.mark.parametrize("name", RUST_HOST_REGEX.names)
+def test_reading_a_rust_program_takes_linear_time(verifier, name):
+    RUST_HOST_REGEX.check(verifier, name)
