@@ -132,6 +132,8 @@ def _ensure_numpy():
 
 _HDR = struct.Struct(">IB")
 MAX_FRAME_BYTES = 64 << 20
+MAX_HOST_FRAME_BYTES = 256 << 20
+"""Frames from the host on the control channel (the host reads ours up to the same size)."""
 MAX_NODES = 2_000_000
 _SELF_PID = os.getpid()
 BIG = 1 << 53
@@ -2647,11 +2649,9 @@ class _Builds:
 
         d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
         os.mkdir(d, 0o755)
-        for name, text in (spec.get("files") or {}).items():
-            # a lone surrogate cannot be UTF-8: written as U+FFFD, the compiler's to judge
-            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8",
-                      errors="replace") as f:  # fmt: skip
-                f.write(text)
+        unwritable = _write_sources(d, spec.get("files"))
+        if unwritable is not None:
+            return {"ok": False, "time_s": 0.0, "output": unwritable, "limit": None, "dir": d}
         t0 = time.perf_counter()
         seed = spec.get("seed_cache")
         if seed and os.path.isdir(seed[0]) and not os.path.exists(seed[1]):
@@ -2717,9 +2717,34 @@ class _Builds:
             limits["max_procs"] = max(int(job.get("max_procs", 32)), int(spec["max_procs"]))
         return _with_files(built["dir"], test, lambda: _run_stdio(limits, t))
 
-    def summary(self):
+    def summary(self, room=None):
+        """Each build's report; a packed artifact only while the answer has ``room`` for it
+        (JSON bytes; None: no bound)."""
         keys = ("ok", "time_s", "output", "limit", "signal", "skipped", "cached", "artifact")
-        return [{k: b.get(k) for k in keys} for b in self.done]
+        out = [{k: b.get(k) for k in keys} for b in self.done]
+        for b in out:
+            if room is not None and b["artifact"] is not None:
+                size = _json_len(b["artifact"])
+                if size > room:
+                    b["artifact"] = None  # not cached on the host: a fresh compile next time
+                else:
+                    room -= size
+        return out
+
+
+def _write_sources(d, files):
+    """Write a build's files into folder d; None, or why one could not be written (the
+    program's own doing, its build's failure: a Java class named with 300 letters is a
+    file name too long, and that OSError out of the runner was a ``sandbox_error``)."""
+    for name, text in (files or {}).items():
+        try:
+            # a lone surrogate cannot be UTF-8: written as U+FFFD, the compiler's to judge
+            with open(os.path.join(d, os.path.basename(name)), "w", encoding="utf-8",
+                      errors="replace") as f:  # fmt: skip
+                f.write(text)
+        except OSError as exc:
+            return f"cannot write {os.path.basename(name)[:64]!r}: {exc.strerror}"
+    return None
 
 
 def _with_files(folder, test, run):
@@ -2762,21 +2787,38 @@ def _run_checker(job, test, index):
 MAX_ARTIFACT_BYTES = 32 << 20
 
 
+MAX_PACK_DEPTH = 64
+"""Folders a packed build may nest (a Java package is a folder per name: 1,100 of them made
+``os.walk`` and ``shutil.rmtree`` recurse past Python's limit, and the runner's
+``RecursionError`` was a ``sandbox_error``). A deeper build is not packed (its build fails,
+as one too large)."""
+
+
 def _pack(d):
-    """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big."""
+    """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big
+    or too deep (walked without recursion)."""
     out, total = [], 0
-    for top, _dirs, files in os.walk(d):
-        for name in files:
-            path = os.path.join(top, name)
-            if os.path.islink(path) or not os.path.isfile(path):
-                continue
-            with open(path, "rb") as f:
-                data = f.read(MAX_ARTIFACT_BYTES + 1)
-            total += len(data)
-            if total > MAX_ARTIFACT_BYTES:
-                return None
-            mode = os.stat(path).st_mode & 0o755
-            out.append([os.path.relpath(path, d), mode, base64.b64encode(data).decode("ascii")])
+    stack = [(d, 0)]
+    while stack:
+        top, depth = stack.pop()
+        with os.scandir(top) as entries:
+            for entry in entries:
+                path = entry.path
+                if entry.is_dir(follow_symlinks=False):
+                    if depth + 1 > MAX_PACK_DEPTH:
+                        return None
+                    stack.append((path, depth + 1))
+                    continue
+                if not entry.is_file(follow_symlinks=False):
+                    continue
+                with open(path, "rb") as f:
+                    data = f.read(MAX_ARTIFACT_BYTES + 1)
+                total += len(data)
+                if total > MAX_ARTIFACT_BYTES:
+                    return None
+                mode = os.stat(path).st_mode & 0o755
+                rel = os.path.relpath(path, d)
+                out.append([rel, mode, base64.b64encode(data).decode("ascii")])
     return out
 
 
@@ -2785,16 +2827,32 @@ def _unpack(d, files):
     try:
         for rel, mode, data in files:
             parts = str(rel).split("/")
-            if str(rel).startswith("/") or ".." in parts:
+            if str(rel).startswith("/") or ".." in parts or len(parts) > MAX_PACK_DEPTH + 1:
                 return False
-            path = os.path.join(d, *parts)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
+            folder = d
+            for part in parts[:-1]:  # no os.makedirs: it recurses once per level
+                folder = os.path.join(folder, part)
+                if not os.path.isdir(folder):
+                    os.mkdir(folder, 0o755)
+            path = os.path.join(folder, parts[-1])
             with open(path, "wb") as f:
                 f.write(base64.b64decode(data))
             os.chmod(path, int(mode) & 0o755)
     except (OSError, ValueError, TypeError):
         return False
     return True
+
+
+UNPACKABLE = "the build's files are too large or nested too deep to be returned"
+
+
+def _remove_tree(path):
+    """Remove a folder and everything in it, without recursion (``_wipe``)."""
+    _wipe(path)
+    try:
+        os.rmdir(path)
+    except OSError:
+        pass
 
 
 # ================================================================ the compile cell
@@ -2935,7 +2993,6 @@ def _compile(job):
     command when it has no ``serve`` (as ``_Builds`` would in the cell that runs it), in
     its own folder, then packed (the host hands the pack to a cell that runs it) and
     removed."""
-    import shutil
 
     global _SERVER
     spec = job.get("server") or {}
@@ -2949,11 +3006,13 @@ def _compile(job):
             }
             done = _Builds(one).done[0]
             packed = done.pop("artifact", None)
-            shutil.rmtree(done.pop("dir"), ignore_errors=True)
+            _remove_tree(done.pop("dir"))
             report = {k: done.get(k) for k in ("ok", "output", "limit", "signal", "time_s")}
             if report["ok"]:
                 report["artifact"] = packed
                 report["ok"] = packed is not None
+                if packed is None:
+                    report["output"] = UNPACKABLE
             reports.append(report)
             continue
         if _SERVER is not None and (
@@ -2963,11 +3022,13 @@ def _compile(job):
             _SERVER = None
         d = f"/tmp/.build-{i}-{os.urandom(6).hex()}"
         os.mkdir(d, 0o755)
-        names = []
-        for name, text in (build.get("files") or {}).items():
-            names.append(os.path.basename(name))
-            with open(os.path.join(d, names[-1]), "w", encoding="utf-8", errors="replace") as f:
-                f.write(text)
+        names = [os.path.basename(name) for name in build.get("files") or {}]
+        unwritable = _write_sources(d, build.get("files"))
+        if unwritable is not None:
+            _remove_tree(d)
+            reports.append({"ok": False, "output": unwritable, "limit": None, "signal": None,
+                            "time_s": 0.0})  # fmt: skip
+            continue
         t0 = time.perf_counter()
         report = {"ok": False, "output": "", "limit": None, "signal": None}
         # a compiler that crashes may have been left broken by an earlier build: the build
@@ -2996,22 +3057,31 @@ def _compile(job):
         if report["ok"]:
             report["artifact"] = _pack(d)
             report["ok"] = report["artifact"] is not None
-        shutil.rmtree(d, ignore_errors=True)
+            if report["artifact"] is None:
+                report["output"] = UNPACKABLE
+        _remove_tree(d)
         reports.append(report)
     # anything else in /tmp (a server killed at its limits may leave files) goes; the
     # server's own folder stays
     _clear("/tmp", keep={os.path.basename(_SERVER.dir)} if _SERVER is not None else set())
+    room = MAX_ANSWER_BYTES  # the packs together must fit in one answer
+    for report in reports:
+        if report.get("artifact") is not None:
+            size = _json_len(report["artifact"])
+            if size > room:
+                report.update(ok=False, artifact=None,
+                              output="the builds are too large to return together")  # fmt: skip
+            else:
+                room -= size
     return {"ok": True, "builds": reports}
 
 
 def _clear(folder, keep):
     """Remove every entry of ``folder`` whose name is not in ``keep`` (folders whole)."""
-    import shutil
-
     for name in set(os.listdir(folder)) - keep:
         path = os.path.join(folder, name)
         if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
+            _remove_tree(path)
         else:
             try:
                 os.unlink(path)
@@ -3062,6 +3132,7 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     reports = []
     callee = _Callee(job)
     kept_clean = True
+    used = 0  # JSON bytes of the reports so far (MAX_ANSWER_BYTES)
     builds = _Builds(job) if job.get("builds") else None
     for index, test in enumerate(job["tests"]):
         stop = False
@@ -3080,8 +3151,10 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
             report, stop = _run_served(job, test, index, ctl_in, ctl_out, ctl_buf, peer_fd)
         else:
             report = {"error": "unknown test kind", "clean": True, "exit_code": None, "limit": None}
+        report, size, fit = _within_answer(report, used)
+        used += size
         reports.append(report)
-        if not report.get("clean", True):
+        if not fit or not report.get("clean", True):
             break
         if stop or (_failed(report) and job.get("stop_on_first_failure")):
             break
@@ -3092,8 +3165,38 @@ def _run_sample(job, ctl_in, ctl_out, ctl_buf, peer_fd):
     anomaly = not clean or not kept_clean or any(not r.get("clean", True) for r in reports)
     answer = {"ok": True, "tests": reports, "anomaly": anomaly}
     if builds is not None:
-        answer["builds"] = builds.summary()
+        answer["builds"] = builds.summary(MAX_ANSWER_BYTES - used)
     return answer
+
+
+MAX_ANSWER_BYTES = 224 << 20
+"""What one answer's JSON may hold of a sample's outputs and packed artifacts: the host reads
+frames of up to 256 MiB (``cell.MAX_FRAME_BYTES``), and each test's own caps do not bound
+the sum. A program wrote 16 MiB of invalid UTF-8 on stdout in each of four tests (each
+within its cap): each byte is U+FFFD, six bytes of JSON, and the 400 MB answer was the
+host's ``FrameError``, a ``sandbox_error`` of the program's making. The test whose report
+would pass the bound keeps none of its output and is ``output_limit``; the sample stops
+there. An artifact that would pass it is not returned (the host's cache misses)."""
+_BIG_FIELDS = ("stdout", "pass_channel", "stderr_tail", "replies")
+
+
+def _json_len(obj):
+    """The length of ``obj`` as ``send_json`` writes it."""
+    return len(json.dumps(obj, separators=(",", ":")))
+
+
+def _within_answer(report, used):
+    """(report, its JSON length, whether it fit): a report that would take the answer past
+    ``MAX_ANSWER_BYTES`` loses its outputs and becomes ``output_limit``."""
+    size = _json_len(report)
+    if used + size <= MAX_ANSWER_BYTES:
+        return report, size, True
+    report = dict(report)
+    for key in _BIG_FIELDS:
+        if key in report:
+            report[key] = [] if isinstance(report[key], list) else ""
+    report["limit"] = report.get("limit") or "output_limit"
+    return report, _json_len(report), False
 
 
 # ================================================================ the judge session
@@ -3437,7 +3540,11 @@ def main():
             pass
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     sys.set_int_max_str_digits(0)
-    ctl_buf = FrameBuffer()
+    # the host's frames may carry packed builds (up to ``MAX_ANSWER_BYTES`` of them, the
+    # pipeline's bound): a request of two 30 MB binaries was over 64 MiB, the runner died of
+    # it, and the sample was a ``sandbox_error``. The host is trusted; children's frames
+    # keep the smaller bound.
+    ctl_buf = FrameBuffer(MAX_HOST_FRAME_BYTES)
     while True:
         frames = ctl_buf.frames()
         if not frames:

@@ -563,6 +563,11 @@ class Verifier:
             specs.append(spec)
         compile_s = self.settings.compile_time_s
         build_specs = [languages.build_spec(u, limits.memory_mb, compile_s) for u in units]
+        source = sum(_json_len(s.get("files")) + _json_len(s.get("input", "")) for s in build_specs)
+        if source > MAX_REQUEST_SOURCE_BYTES:
+            detail = (f"the program is too large: its {len(build_specs)} builds hold "
+                      f"{source >> 20} MiB of source")  # fmt: skip
+            return [TestResult(verdict=Verdict.compile_error, detail=detail) for _ in indices]
         keys: list[str | None] = []
         for u, spec in zip(units, build_specs, strict=True):
             # an assert build carries its own nonce: never the same twice, never cached
@@ -583,6 +588,11 @@ class Verifier:
             key = keys[k]
             if key is not None and done.get("ok"):
                 self.artifacts.put(key, build_specs[k]["artifact"])
+        # the request holds the tests' inputs and the sources beside the packs
+        room = MAX_REQUEST_BYTES - source - sum(_json_len(t.get("input", "")) for t in specs)
+        for k in _fit_artifacts(units, build_specs, min(room, MAX_REQUEST_ARTIFACT_BYTES)):
+            apart[k] = {"ok": False, "output": "the builds are too large to run together",
+                        "limit": None, "signal": None, "time_s": 0.0}  # fmt: skip
         request = {
             "op": "sample",
             "builds": build_specs,
@@ -998,6 +1008,54 @@ def verify_once(
     """Convenience: a throwaway Verifier for one batch."""
     with Verifier(settings) as verifier:
         return verifier.verify([Job(p, s) for p, s in pairs], reward)
+
+
+MAX_REQUEST_SOURCE_BYTES = 64 << 20
+"""The source text (as JSON) of one sample's builds: each build carries the program (one
+per call entry point, one per assert test, one for the stdio tests). A C program of 40 MB
+(a comment) in two builds made a request the runner could not read, and a program with no
+bound on its size would pass any bound on frames: a ``sandbox_error`` of its own making.
+Past it, the sample is a ``compile_error`` that says so."""
+MAX_REQUEST_BYTES = 240 << 20
+"""One request to a run cell, as JSON (the runner reads the host's frames up to 256 MiB)."""
+MAX_REQUEST_ARTIFACT_BYTES = 160 << 20
+"""Packed builds one sample's request may carry (the runner reads frames of up to 256 MiB).
+A program with a 30 MB static array has a 40 MB pack in each of its builds (one per call
+entry point, one for its stdio tests); more than the runner could read in one request was
+its death, and the sample's ``sandbox_error``."""
+
+
+def _json_len(value: Any) -> int:
+    return len(json.dumps(value))
+
+
+def _packed_size(packed: Any) -> int:
+    """About the JSON bytes of a packed build (its base64 text dominates)."""
+    if not isinstance(packed, list):
+        return 0
+    return sum(len(str(f[0])) + len(str(f[-1])) + 32 for f in packed if isinstance(f, list) and f)
+
+
+def _fit_artifacts(units: list[Any], specs: list[dict[str, Any]], room: int) -> list[int]:
+    """Keep the packed builds of a request within ``room`` bytes, largest
+    first out: a build the cell can compile itself is compiled there again (its cached pack
+    is left out); one compiled apart cannot run without its pack and fails (the indices
+    returned: a ``compile_error`` of the program's own size)."""
+    from reward_api.verify import languages
+
+    sizes = {k: _packed_size(s.get("artifact")) for k, s in enumerate(specs) if "artifact" in s}
+    total = sum(sizes.values())
+    failed = []
+    for k in sorted(sizes, key=sizes.__getitem__, reverse=True):
+        if total <= room:
+            break
+        total -= sizes[k]
+        specs[k].pop("artifact")
+        specs[k].pop("return_artifact", None)
+        if units[k].recipe in languages.COMPILED_APART:
+            specs[k]["failed"] = True
+            failed.append(k)
+    return failed
 
 
 def _mark_after_sample(cell: Cell, answer: dict[str, Any], reports: list[Any]) -> bool:
