@@ -52,7 +52,12 @@ Trust, per test type:
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
-  answer from them. Where the harness runs before any program code (Java's run
+  answer from them. Nor can it write the test's code: the same filter refuses
+  executable protections (``mprotect``, a writable and executable ``mmap``, ``mremap``
+  to a fixed address, ``memfd_create``), and a Landlock ruleset keeps ``/proc`` from it
+  (``/proc/self/mem`` writes through page protections): a red team's constructor wrote
+  ``xor eax, eax; ret`` at the test's ``main`` both ways and was paid 1.0 (the
+  runner's ``_one_process_filter`` and ``_landlock_proc``). Where the harness runs before any program code (Java's run
   class, node's prelude), the nonce is not in the build at all: the runner hands it over
   on fd 4 when the test starts, and the harness reads and closes that pipe first and
   keeps the nonce in a local (a class file or a prelude is a file the program can read;
@@ -164,7 +169,11 @@ its stack, with a copy of that frame: in one process the harness cannot tell it 
 test's ``main`` returning 0); a C++ overload of a C library function (``strcmp(char *,
 const char *)``, which a test's ``char *`` argument prefers) that is ``static`` or
 ``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a
-native program on a machine other than x86-64, where the one-process filter is not
+native program that maps a page of its own making executable over the test's code
+(``mmap`` of a file it wrote, ``PROT_EXEC``, ``MAP_FIXED``: the loader maps libraries
+the same way, so a filter on flags cannot tell them apart; only the gate's
+``c-writes-code`` names it), and a native program's ``/proc`` on a kernel without
+Landlock; a native program on a machine other than x86-64, where the one-process filter is not
 written, that runs its own test again as a child and reads the expected values from that
 run's failure messages (Java's guard and node's prelude refuse child processes);
 comparisons other than equality on containers (``<``) and comparisons
@@ -695,13 +704,23 @@ if grep -qE "(^|$W)(asm|__asm|__asm__)($W|\$)|#[[:space:]]*pragma[[:space:]]+red
   echo "codereward: the program writes assembly or renames symbols (asm, #pragma redefine_extname): the test's calls could reach its code" >&2
   exit 1
 fi
+if sed -E 's/(^|[^:]):[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/\1/g; s/(^|[^[:alnum:]_])else[[:space:]]+__assert_(perror_)?fail[[:space:]]*\(/\1/g' cr_own | grep -qE "(^|$W)__assert(_fail|_perror_fail)?($W|\$)"; then
+  echo "codereward: the program declares or names __assert_fail, which the test's assert calls" >&2
+  exit 1
+fi
 CPP_ONLY"""
 """Shell: the program alone, preprocessed (macros expanded, the precompiled header left
 out), is refused by what its own lines hold (the main file's, at include depth 0: a line
 marker of the program's own could move them, ``line_marker_untrusted``): inline assembly
 or an asm label (``int strcmp(const char *, const char *) __asm__("mine")`` made the
 test's ``strcmp`` the program's ``mine``, a name no library defines) or ``#pragma
-redefine_extname`` (the same, by a pragma); for C++ also ``_CPP_STD_PATTERN``."""
+redefine_extname`` (the same, by a pragma); ``__assert_fail`` anywhere but where an
+``assert`` of the program's own expands (``: __assert_fail (``, C's ``else __assert_fail (``): the test's ``assert``
+calls it unqualified, so a C++ overload of the program's (``inline void
+__assert_fail(const char *, const char *, int, const char *) {}``, a better match for
+``__LINE__``'s ``int`` than the C library's ``unsigned int``; or a template; inlined, so
+no symbol ``_C_DEFINES_CHECK`` reads) returned from every failed assertion and was paid
+1.0; for C++ also ``_CPP_STD_PATTERN``."""
 
 _CPP_STD_PATTERN = r"""if grep -qE "(^|$W)namespace[^{};=]*$W$N($W|\$)|(^|$W)namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?$N[[:space:]]*;|(^|$W)template[[:space:]]*<[^;{}]*$W$N[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*$A::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*$A(\(|\{|:[^:])|operator[^(;{}]*\()" cr_own; then
   echo "codereward: the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code" >&2
