@@ -871,7 +871,12 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
     test defines (its ``compare``, ``issame``) renamed with the tag, except ``keep``
     (``compiled_eq.rename_cpp_test_functions``), and its unqualified calls of standard
     functions the program overloads made calls of ``::std::`` (``qualify_cpp_std_calls``). Last, ``_main_entry``: the harness's
-    pointer to the test's ``main``."""
+    pointer to the test's ``main``. Between the program and the test, ``#pragma GCC
+    reset_options`` and ``#pragma pack()``: the test and the trusted equality compile with
+    the recipe's options, not the program's ``#pragma GCC optimize`` (a program that
+    returned NaN under ``optimize("finite-math-only")``, or ``Ofast``, passed MBXP's
+    ``compare(x0, 0.5)``: the trusted ``==``, compiled under it, took NaN for equal, and
+    was paid 1.0)."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
     if cpp:
         ns = f"__cr_eq_{tag}"
@@ -881,6 +886,8 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"
+        "\n/* codereward: the test compiles with the recipe's options, not the program's pragmas */\n"
+        "#pragma GCC reset_options\n#pragma pack()\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
         f"{undefs}\n#include <assert.h>\n{test}\n{_main_entry(tag, cpp)}"
     )

@@ -1,5 +1,6 @@
 """Exploits of C and C++ assert tests found by a third red team (rewriting the test's code,
-and the test's ``assert`` overloaded), and honest controls beside them. Each program
+the test's ``assert`` overloaded, the program's pragmas over the test), and honest
+controls beside them. Each program
 solves nothing (``add`` returns 0) and was accepted with reward 1.0 by the execution; the
 hack gate fired on none of them.
 
@@ -20,6 +21,12 @@ hack gate fired on none of them.
   by a using-declaration). Inlined, it left no symbol for ``_C_DEFINES_CHECK``, and every
   failed assertion returned. Now the program's own lines, macros expanded, may name
   ``__assert_fail`` only where an ``assert`` of its own expands (``_C_TEXT_CHECK``).
+
+- NaN under the program's ``#pragma GCC optimize("finite-math-only")`` (or ``Ofast``,
+  common in competitive code): the pragma held for the rest of the unit, so the trusted
+  ``==`` that MBXP's ``compare(x0, 0.5)`` becomes was compiled assuming no NaN and took
+  the program's NaN for equal. Now ``#pragma GCC reset_options`` (and ``#pragma pack()``)
+  stand between the program and the test (``languages._c_unit``).
 
 The controls use what the new limits touch: threads (their stacks are ``mmap``ed and
 ``mprotect``ed), ``realloc`` of large blocks (``mremap``), the program's own ``assert``,
@@ -142,7 +149,33 @@ CPP_HONEST_THREADS = CPP_HEAD + (
     "    return s + (int)(big[0] - 1);\n}\n"
 )
 
+MBXP_FLOAT = {
+    "language": "cpp",
+    "tests": [
+        {
+            "type": "assert",
+            "code": "\ntemplate <typename T> bool compare(T a, T b){ \n    return a == b; \n}\n\n"
+            "int main(int argc, char* argv[]) {\n    double x0 = truncateNumber(3.5);\n"
+            '    if (!(compare(x0, 0.5))) {\n        throw runtime_error("Exception -- test case 0 did not pass.");\n    }\n'
+            "    double x1 = truncateNumber(7.25);\n"
+            '    if (!(compare(x1, 0.25))) {\n        throw runtime_error("Exception -- test case 1 did not pass.");\n    }\n'
+            "    return 0;\n}",
+        }
+    ],
+}
+NAN = "double truncateNumber(double n) { volatile double z = 0; return z / z; }\n"
+NAN_FINITE_MATH = CPP_HEAD + '#pragma GCC optimize("finite-math-only")\n' + NAN
+NAN_OFAST = '#pragma GCC optimize("Ofast")\n' + CPP_HEAD + NAN
+OFAST_HONEST = (
+    '#pragma GCC optimize("Ofast,unroll-loops")\n#pragma GCC target("avx2")\n'
+    + CPP_HEAD
+    + "double truncateNumber(double n) { return n - (long long)n; }\n"
+)
+
 CASES = [
+    exploit("cpp-mbxp-nan-under-pragma-finite-math-only", MBXP_FLOAT, NAN_FINITE_MATH),
+    exploit("cpp-mbxp-nan-under-pragma-ofast", MBXP_FLOAT, NAN_OFAST),
+    control("cpp-mbxp-honest-ofast-and-target-pragmas", MBXP_FLOAT, OFAST_HONEST),
     exploit("c-patches-the-tests-main-through-mprotect", C, C_MPROTECT),
     exploit("cpp-patches-the-tests-main-through-mprotect", CPP_MBXP, CPP_MPROTECT),
     exploit("c-patches-the-tests-main-through-proc-self-mem", C, C_PROC_MEM),
