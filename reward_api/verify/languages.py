@@ -708,6 +708,10 @@ if sed -E 's/(^|[^:]):[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/\1/g; s/
   echo "codereward: the program declares or names __assert_fail, which the test's assert calls" >&2
   exit 1
 fi
+if grep -qE "(^|$W)__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)($W|\$)" cr_own; then
+  echo "codereward: the program reads or replaces its caller's frame (__builtin_return_address, __builtin_dwarf_cfa, ...): the test's code holds its expected values" >&2
+  exit 1
+fi
 CPP_ONLY"""
 """Shell: the program alone, preprocessed (macros expanded, the precompiled header left
 out), is refused by what its own lines hold (the main file's, at include depth 0: a line
@@ -720,7 +724,13 @@ calls it unqualified, so a C++ overload of the program's (``inline void
 __assert_fail(const char *, const char *, int, const char *) {}``, a better match for
 ``__LINE__``'s ``int`` than the C library's ``unsigned int``; or a template; inlined, so
 no symbol ``_C_DEFINES_CHECK`` reads) returned from every failed assertion and was paid
-1.0; for C++ also ``_CPP_STD_PATTERN``."""
+1.0; the builtins that find or replace the caller's frame (``__builtin_return_address``,
+``__builtin_frame_address``, ``__builtin_dwarf_cfa``, ``__builtin_apply_args``,
+``__builtin_eh_return``, ``__builtin_setjmp``, ...): a red team's ``add`` read the
+immediate of the ``cmp`` after its return address through ``__builtin_dwarf_cfa() -
+8``, or through ``__builtin_return_address`` pasted by a macro (``__builtin_##x``), both
+unseen by the gate's ``c-reads-its-caller``, and was paid 1.0 (a scan of the stack from
+a local's address remains: "Not covered"); for C++ also ``_CPP_STD_PATTERN``."""
 
 _CPP_STD_PATTERN = r"""if grep -qE "(^|$W)namespace[^{};=]*$W$N($W|\$)|(^|$W)namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?$N[[:space:]]*;|(^|$W)template[[:space:]]*<[^;{}]*$W$N[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*$A::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*$A(\(|\{|:[^:])|operator[^(;{}]*\()" cr_own; then
   echo "codereward: the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code" >&2

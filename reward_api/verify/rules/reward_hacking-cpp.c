@@ -54,6 +54,17 @@ static void patch(void) {
     // ok: c-writes-code
     char *in = mmap(0, 1 << 20, PROT_READ, MAP_PRIVATE, 0, 0);
 }
+// ruleid: c-reads-its-caller
+#define CR_B(x) __builtin_##x
+static int frames(void) {
+    // ruleid: c-reads-its-caller
+    const unsigned char *ret = *(const unsigned char **)((char *)__builtin_dwarf_cfa() - 8);
+    // ruleid: c-reads-its-caller
+    extern void *__libc_stack_end;
+    // ok: c-reads-its-caller
+    int builtin_count = __builtin_popcount(7);
+    return ret[0] + builtin_count;
+}
 // ruleid: c-hard-exit
 __attribute__((section(".init_array"), used)) static void (*early)(void) = patch;
 // ok: c-hard-exit
