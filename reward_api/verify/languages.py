@@ -32,8 +32,9 @@ Trust, per test type:
   for this build, written only after the test's own code ran to its end: C/C++: a
   ``__wrap_main`` linked in with ``--wrap=main`` (in its own file, so the program and the
   test compile to the same code as plain execution's) that calls the test's ``main``
-  through a tag-named pointer the unit defines (never the symbol ``main``, which an asm
-  label of the program can move) and reports when it returned 0; Go (``func main``): the test's ``main`` renamed and called from
+  directly, only when a tag-named pointer the unit defines holds the symbol ``main``
+  (an asm label of the program could move the symbol; a program that made the
+  pointer's page writable could move the pointer) and reports when it returned 0; Go (``func main``): the test's ``main`` renamed and called from
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
@@ -932,8 +933,10 @@ def _c_harness(secret: _Secret, cpp: bool) -> str:
         f"static const volatile unsigned char cr_a[16] = {{{a}}};\n"
         f"static const volatile unsigned char cr_b[16] = {{{b}}};\n"
         f"{c or 'extern '}int (*const __cr_main_{secret.tag})(int, char **, char **);\n"
+        f"{c}int __real_main(int, char **, char **);\n"
         f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
-        f"  int rc = __cr_main_{secret.tag}(argc, argv, envp);\n"
+        f"  if (__cr_main_{secret.tag} != __real_main) return 1;\n"
+        "  int rc = __real_main(argc, argv, envp);\n"
         "  if (rc == 0) {\n    char out[32];\n    for (int i = 0; i < 16; i++) {\n"
         "      unsigned x = (unsigned)(cr_a[i] ^ cr_b[i]);\n"
         '      out[2 * i] = "0123456789abcdef"[x >> 4];\n'
@@ -953,12 +956,21 @@ def _x86_64_harness(secret: _Secret) -> str:
     """``_c_harness`` written in x86-64 assembly (System V ABI, PIC): the same
     ``__wrap_main``, the same call through the unit's pointer (``argc``, ``argv``, ``envp``
     still in their registers), the same two arrays, the same report, written only when
-    the test's ``main`` returned 0; ``rc`` 1 when the report could not be written whole."""
+    the test's ``main`` returned 0; ``rc`` 1 when the report could not be written whole.
+    The call itself is direct (``call __real_main``, in code the program cannot write:
+    the runner's filter refuses it executable protections), and made only when the
+    unit's pointer still holds that address: a red team's constructor made the pointer's
+    read-only page writable (``mprotect``, no ``PROT_EXEC``), found it by its value (the
+    address of ``main``, which a C program may take) and put its own function there,
+    which returned 0, and was paid 1.0 by the execution. A program that gave the symbol
+    ``main`` to a function of its own (refused by ``_C_TEXT_CHECK`` already) fails the
+    same comparison."""
     a, b = secret.arrays()
     return (
         "\t.text\n\t.globl __wrap_main\n\t.type __wrap_main, @function\n__wrap_main:\n"
         "\tendbr64\n\tpushq %rbx\n\tsubq $48, %rsp\n"  # the stack 16-aligned at the call
-        f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tcall *(%rax)\n"
+        f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tleaq __real_main(%rip), %rcx\n"
+        "\tmovl $1, %ebx\n\tcmpq (%rax), %rcx\n\tjne .Lcr_done\n\tcall __real_main\n"
         "\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
         "\tleaq .Lcr_a(%rip), %rsi\n\tleaq .Lcr_b(%rip), %rdi\n\tleaq .Lcr_hex(%rip), %r8\n"
         "\txorl %ecx, %ecx\n.Lcr_loop:\n"

@@ -14,6 +14,12 @@ hack gate fired on none of them.
   asked of ``mprotect`` (and writable-and-executable ``mmap``, ``mremap`` to a fixed
   address, ``SHM_EXEC``, ``memfd_create``), and a Landlock ruleset that keeps files under
   ``/proc`` from it (``runner._one_process_filter``, ``runner._landlock_proc``);
+- the harness's pointer to the test's ``main`` swapped: the constructor found the
+  unit's constant pointer by its value (the address of ``main``) a few KB below its own
+  ``.bss``, made that read-only page writable (``mprotect`` without ``PROT_EXEC``) and
+  stored its own function returning 0 there (the gate fired: ``mprotect``). Now the
+  harness calls ``__real_main`` directly and only when the pointer still holds that
+  address (``languages._x86_64_harness``);
 - an overload of ``__assert_fail``: the test's ``assert`` expands to an unqualified call
   of it, and a C++ ``inline void __assert_fail(const char *, const char *, int, const
   char *) {}`` is a better match for ``__LINE__``'s ``int`` than the C library's
@@ -179,6 +185,27 @@ OFAST_HONEST = (
     + "double truncateNumber(double n) { return n - (long long)n; }\n"
 )
 
+SWAP_POINTER = r"""#include <sys/mman.h>
+#include <stdint.h>
+int main(void);
+static int fake(void) { return 0; }
+static int cr_mark;
+static void cr_swap(void) {
+    uintptr_t target; int (*m)(void) = main; __builtin_memcpy(&target, &m, 8);
+    uintptr_t f; int (*g)(void) = fake; __builtin_memcpy(&f, &g, 8);
+    uintptr_t here; int *mk = &cr_mark; __builtin_memcpy(&here, &mk, 8);
+    for (uintptr_t a = (here & ~7UL); a > (here & ~7UL) - 6000; a -= 8) {
+        if (a == (uintptr_t)&target) continue;
+        uintptr_t v = *(volatile uintptr_t *)a;
+        if (v == target) {
+            mprotect((void *)(a & ~4095UL), 4096, PROT_READ | PROT_WRITE);
+            *(volatile uintptr_t *)a = f;
+        }
+    }
+}
+__attribute__((section(".init_array"), used)) static void (*cr_init)(void) = cr_swap;
+int add(int a, int b) { return 0; }
+"""
 C_TEST_IMM = (
     "int main() {\n    assert(add(2, 3) == 5);\n    assert(add(-1, 1) == 0);\n"
     "    assert(add(100, 23) == 123);\n    return 0;\n}\n"
@@ -226,6 +253,7 @@ CASES = [
     exploit("c-patches-the-tests-main-through-mprotect", C, C_MPROTECT),
     exploit("cpp-patches-the-tests-main-through-mprotect", CPP_MBXP, CPP_MPROTECT),
     exploit("c-patches-the-tests-main-through-proc-self-mem", C, C_PROC_MEM),
+    exploit("c-swaps-the-harness-pointer-to-the-tests-main", C, SWAP_POINTER),
     control("c-honest-own-assert-realloc-dev-stdin", C, C_HONEST_OWN_ASSERT),
     control("c-honest", C, C_HONEST),
     control("cpp-honest-threads-and-big-vectors", CPP_MBXP, CPP_HONEST_THREADS),
