@@ -58,7 +58,10 @@ Trust, per test type:
   to a fixed address, ``memfd_create``), and a Landlock ruleset keeps ``/proc`` from it
   (``/proc/self/mem`` writes through page protections): a red team's constructor wrote
   ``xor eax, eax; ret`` at the test's ``main`` both ways and was paid 1.0 (the
-  runner's ``_one_process_filter`` and ``_landlock_proc``). Where the harness runs before any program code (Java's run
+  runner's ``_one_process_filter`` and ``_landlock_proc``); a C/C++ assert build links
+  with ``-z now`` and its harness seals the executable's code and RELRO (``mseal``)
+  before any constructor of the program runs (``_X86_64_SEAL``: the program wrote the
+  lazy GOT slot of ``strcmp``). Where the harness runs before any program code (Java's run
   class, node's prelude), the nonce is not in the build at all: the runner hands it over
   on fd 4 when the test starts, and the harness reads and closes that pipe first and
   keeps the nonce in a local (a class file or a prelude is a file the program can read;
@@ -170,11 +173,13 @@ its stack, with a copy of that frame: in one process the harness cannot tell it 
 test's ``main`` returning 0); a C++ overload of a C library function (``strcmp(char *,
 const char *)``, which a test's ``char *`` argument prefers) that is ``static`` or
 ``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a
-native program that maps a page of its own making executable over the test's code
-(``mmap`` of a file it wrote, ``PROT_EXEC``, ``MAP_FIXED``: the loader maps libraries
-the same way, so a filter on flags cannot tell them apart; only the gate's
-``c-writes-code`` names it), and a native program's ``/proc`` on a kernel without
-Landlock; a native program on a machine other than x86-64, where the one-process filter is not
+native C/C++ program that maps a page of its own making executable over the test's
+code (``mmap`` of a file it wrote, ``PROT_EXEC``, ``MAP_FIXED``: the loader maps
+libraries the same way, so the filter cannot tell them apart) or makes the RELRO GOT
+writable again (``mprotect``) on a kernel or backend without ``mseal`` (the harness
+seals the executable's code and RELRO before any constructor: ``_X86_64_SEAL``; the
+gate's ``c-writes-code`` names both), a Go or Rust program's code and GOT (not sealed),
+and a native program's ``/proc`` on a kernel without Landlock; a native program on a machine other than x86-64, where the one-process filter is not
 written, that runs its own test again as a child and reads the expected values from that
 run's failure messages (Java's guard and node's prelude refuse child processes);
 comparisons other than equality on containers (``<``) and comparisons
@@ -637,7 +642,10 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     source = "c++" if cpp else "c"
     compile_unit = [cc, *flags, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
-    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main"]
+    # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
+    # start and then read-only (RELRO, sealed by the harness: ``_X86_64_SEAL``)
+    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", harness, "main.o", "-Wl,--wrap=main"]
+    link.append("-Wl,-z,now")
     link += libs
     # the program alone, macros expanded: its own lines checked (``_C_TEXT_CHECK``)
     expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "-", "-o", "cr_prog.i"]
@@ -707,6 +715,10 @@ if grep -qE "(^|$W)(asm|__asm|__asm__)($W|\$)|#[[:space:]]*pragma[[:space:]]+red
 fi
 if sed -E 's/(^|[^:]):[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/\1/g; s/(^|[^[:alnum:]_])else[[:space:]]+__assert_(perror_)?fail[[:space:]]*\(/\1/g' cr_own | grep -qE "(^|$W)__assert(_fail|_perror_fail)?($W|\$)"; then
   echo "codereward: the program declares or names __assert_fail, which the test's assert calls" >&2
+  exit 1
+fi
+if grep -qE "(^|$W)(ifunc|preinit_array)($W|\$)" cr_own; then
+  echo "codereward: the program declares an ifunc or a .preinit_array entry: its code would run before the harness's" >&2
   exit 1
 fi
 if grep -qE "(^|$W)__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)($W|\$)" cr_own; then
@@ -952,6 +964,41 @@ proper, run on a second unit, was most of what a C sample's build paid beyond pl
 gcc's); elsewhere it is ``_c_harness``, compiled."""
 
 
+_X86_64_SEAL = (
+    '\t.section .preinit_array,"aw"\n\t.align 8\n\t.quad .Lcr_seal\n\t.text\n'
+    ".Lcr_seal:\n\tendbr64\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n"
+    "\tmovl $3, %edi\n\tcall getauxval@PLT\n\tmovq %rax, %rbx\n"  # AT_PHDR
+    "\tmovl $5, %edi\n\tcall getauxval@PLT\n\tmovq %rax, %r12\n"  # AT_PHNUM
+    "\ttestq %rbx, %rbx\n\tje .Lcr_sealed\n"
+    "\tmovq %rbx, %rsi\n\tmovq %r12, %rcx\n"
+    ".Lcr_bias:\n\ttestq %rcx, %rcx\n\tje .Lcr_sealed\n"
+    "\tcmpl $6, (%rsi)\n\tjne .Lcr_bias_next\n"  # PT_PHDR: the load bias
+    "\tmovq %rbx, %r13\n\tsubq 16(%rsi), %r13\n\tjmp .Lcr_segments\n"
+    ".Lcr_bias_next:\n\taddq $56, %rsi\n\tdecq %rcx\n\tjmp .Lcr_bias\n"
+    ".Lcr_segments:\n\tmovq %rbx, %rsi\n\tmovq %r12, %rcx\n"
+    ".Lcr_segment:\n\ttestq %rcx, %rcx\n\tje .Lcr_sealed\n"
+    "\tmovl (%rsi), %eax\n\tmovq 16(%rsi), %rdi\n\taddq %r13, %rdi\n"
+    "\tmovq %rdi, %rdx\n\taddq 40(%rsi), %rdx\n\tandq $-4096, %rdi\n"
+    "\tcmpl $0x6474e552, %eax\n\tje .Lcr_relro\n"  # PT_GNU_RELRO
+    "\tcmpl $1, %eax\n\tjne .Lcr_next\n\ttestl $1, 4(%rsi)\n\tje .Lcr_next\n"  # PT_LOAD, PF_X
+    "\taddq $4095, %rdx\n"
+    ".Lcr_relro:\n\tandq $-4096, %rdx\n\tsubq %rdi, %rdx\n\tjle .Lcr_next\n"
+    "\tpushq %rsi\n\tpushq %rcx\n\tmovq %rdx, %rsi\n\txorl %edx, %edx\n"
+    "\tmovl $462, %eax\n\tsyscall\n\tpopq %rcx\n\tpopq %rsi\n"  # mseal(start, len, 0)
+    ".Lcr_next:\n\taddq $56, %rsi\n\tdecq %rcx\n\tjmp .Lcr_segment\n"
+    ".Lcr_sealed:\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tret\n"
+)
+"""The harness's ``.preinit_array`` entry (x86-64): before any constructor of the program
+runs (the harness is linked before the unit, and the program's own lines may name
+neither ``.preinit_array`` nor ``ifunc``: ``_C_TEXT_CHECK``), it seals (``mseal``, Linux
+6.10) the executable's code and its RELRO (the GOT, read-only with ``-z now``, and the
+unit's pointer to the test's ``main``), so no ``mprotect``, ``munmap``, ``mremap`` or
+``MAP_FIXED`` mapping can change them: a red team's program wrote the GOT slot of
+``strcmp`` (lazy binding left it writable) with a function of its own that answered 0 for
+every ``strcmp(f(x), "...") == 0`` of the test, and was paid 1.0. Where the kernel has no
+``mseal`` the call fails and nothing is sealed (the languages module's "Not covered")."""
+
+
 def _x86_64_harness(secret: _Secret) -> str:
     """``_c_harness`` written in x86-64 assembly (System V ABI, PIC): the same
     ``__wrap_main``, the same call through the unit's pointer (``argc``, ``argv``, ``envp``
@@ -983,6 +1030,7 @@ def _x86_64_harness(secret: _Secret) -> str:
         "\tcmpq $32, %rax\n\tje .Lcr_done\n\tmovl $1, %ebx\n"
         ".Lcr_done:\n\tmovl %ebx, %eax\n\taddq $48, %rsp\n\tpopq %rbx\n\tret\n"
         "\t.size __wrap_main, .-__wrap_main\n"
+        f"{_X86_64_SEAL}"
         f"\t.section .rodata\n.Lcr_a:\n\t.byte {a}\n.Lcr_b:\n\t.byte {b}\n"
         '.Lcr_hex:\n\t.ascii "0123456789abcdef"\n'
         '\t.section .note.GNU-stack,"",@progbits\n'
