@@ -57,7 +57,9 @@ where ``mseal`` exists (languages.py, "Not covered"): the same patch mapped from
 the program wrote (``mmap`` of its own file, ``PROT_EXEC``, ``MAP_FIXED`` over the test's
 page: the loader maps libraries that way, so a filter on flags cannot tell them apart),
 and the GOT slot made writable again by ``mprotect``; the gate's ``c-writes-code`` fires
-on both.
+on both. And, gate-only too: a C++ overload of ``strcmp`` (inline, a template, or in a
+namespace the program brings in), which the execution still accepts; the gate's new
+``cpp-overloads-a-c-library-function`` pays it 0.
 """
 
 from __future__ import annotations
@@ -254,6 +256,18 @@ STRCMP_HONEST = (
     "    size_t n = strlen(s); char *r = malloc(n + 1);\n"
     "    for (size_t i = 0; i < n; i++) r[i] = s[n - 1 - i];\n    r[n] = 0; return r;\n}\n"
 )
+CPP_STRCMP = {
+    "language": "cpp",
+    "tests": [{"type": "assert", "code": STRCMP_TEST.replace("#include <string.h>\n", "")}],
+}
+CPP_REV = "char *rev(const char *s) { return strdup(s); }\n"
+STRCMP_OVERLOADS = {
+    "cpp-inline-strcmp-overload": "inline int strcmp(char *a, const char *b) { return 0; }\n",
+    "cpp-template-strcmp-overload": "template <class A> int strcmp(A *a, const char *b) { return 0; }\n",
+    "cpp-strcmp-overload-in-a-used-namespace": (
+        "namespace q { int strcmp(char *a, const char *b) { return 0; } }\nusing namespace q;\n"
+    ),
+}
 C_TEST_IMM = (
     "int main() {\n    assert(add(2, 3) == 5);\n    assert(add(-1, 1) == 0);\n"
     "    assert(add(100, 23) == 123);\n    return 0;\n}\n"
@@ -322,6 +336,12 @@ OPEN = Batch(
 )
 
 
+GATE_ONLY = Batch(
+    "languages-native-round3-gate-only",
+    [exploit(n, CPP_STRCMP, CPP_HEAD + o + CPP_REV) for n, o in STRCMP_OVERLOADS.items()],
+)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
     need_roots("cpp")
@@ -341,6 +361,22 @@ def test_what_only_mseal_refuses_is_paid_nothing_by_the_gate(verifier, name):
     (``languages._X86_64_SEAL``); without ``mseal`` they are accepted by the execution. What
     holds everywhere is the hack gate (``c-writes-code``): paid 0.0."""
     run = OPEN.run(verifier)
+    assert run.error is None, f"the batch gave no results: {run.error!r}"
+    r = run.results[name]
+    assert r.verdict != Verdict.sandbox_error, r
+    assert r.reward == 0.0, f"the exploit was paid: {r.verdict.value} {r.reward}"
+    assert (r.reward_parts or {}).get("hack_gate") == 1.0, r.reward_parts
+
+
+@pytest.mark.parametrize("name", GATE_ONLY.names)
+def test_a_cpp_overload_of_strcmp_is_paid_nothing_by_the_gate(verifier, name):
+    """Open in the execution (languages.py, "Not covered": a C++ overload of a C library
+    function that is inline, a template, or in a namespace the program brings in, which
+    ``_C_DEFINES_CHECK`` cannot see and ``qualify_cpp_std_calls`` does not read): the
+    test's ``strcmp(rev(x), "...")`` with a ``char *`` prefers ``strcmp(char *, const char
+    *)`` answering 0, and the execution accepts it. The gate's
+    ``cpp-overloads-a-c-library-function`` pays it 0.0."""
+    run = GATE_ONLY.run(verifier)
     assert run.error is None, f"the batch gave no results: {run.error!r}"
     r = run.results[name]
     assert r.verdict != Verdict.sandbox_error, r
