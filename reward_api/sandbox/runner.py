@@ -2522,7 +2522,7 @@ def _exec(test):
 _AUDIT_ARCH_X86_64 = 0xC000003E
 _X86_64 = {"clone": 56, "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "clone3": 435,
            "mmap": 9, "mprotect": 10, "mremap": 25, "shmat": 30, "remap_file_pages": 216,
-           "memfd_create": 319, "pkey_mprotect": 329}  # fmt: skip
+           "memfd_create": 319, "pkey_mprotect": 329, "personality": 135}  # fmt: skip
 _CLONE_THREAD = 0x10000
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
 _EPERM, _ENOSYS = 1, 38
@@ -2537,7 +2537,9 @@ def _one_process_filter(path_address):
     the x32 and i386 system calls: EPERM. And no code of its own making (EPERM): no
     ``mprotect`` or ``pkey_mprotect`` that asks for ``PROT_EXEC``, no ``mmap`` both writable
     and executable, no ``mremap`` to a fixed address (a page of code moved over the
-    test's), no ``shmat`` with ``SHM_EXEC``, no ``remap_file_pages`` or ``memfd_create``.
+    test's), no ``shmat`` with ``SHM_EXEC``, no ``remap_file_pages`` or ``memfd_create``,
+    no ``personality`` but its query (``READ_IMPLIES_EXEC`` would make every readable
+    mapping executable without a ``PROT_EXEC`` the filter could see).
     A red team's program made the page of the test's ``main`` writable from a constructor
     and wrote ``xor eax, eax; ret`` at its entry: the harness called it, it returned 0 at
     once, and the report was written (paid 1.0). The loader maps libraries read-only and
@@ -2567,7 +2569,10 @@ def _one_process_filter(path_address):
         (jeq, n["shmat"], "shmat", None),
         (jeq, n["remap_file_pages"], "eperm", None),
         (jeq, n["memfd_create"], "eperm", None),
+        (jeq, n["personality"], "personality", None),
         (ret, _RET_ALLOW, None, None),
+        ("personality", ld, 16, None, None),  # persona: only the query 0xffffffff
+        (jeq, 0xFFFFFFFF, "allow", "eperm"),
         ("exec_prot", ld, 32, None, None),  # prot
         (jset, 4, "eperm", "allow"),  # PROT_EXEC
         ("mmap", ld, 32, None, None),  # prot
