@@ -48,6 +48,11 @@ hack gate fired on none of them.
   lines, macros expanded, may not name the builtins that find or replace the caller's
   frame (``_C_TEXT_CHECK``; the gate names them too, and pasting onto ``__builtin_``).
 
+A control found failing on the way (no exploit): an honest MBXP program with a helper
+``template <class T>`` got ``compile_error``, because the test's ``compare`` template
+names ``T`` too and ``compiled_eq.check_cpp_program_calls`` took the program's template
+parameter for a type it declares (``allowed<T>`` outside any template).
+
 The controls use what the new limits touch: threads (their stacks are ``mmap``ed and
 ``mprotect``ed), ``realloc`` of large blocks (``mremap``), the program's own ``assert``,
 ``/dev/stdin``.
@@ -304,6 +309,10 @@ int add(int a, int b) {
     return sum(2, t[0], t[1]) + (int)(offsetof(struct P, x)) + __builtin_popcount(0);
 }
 """
+TEMPLATE_T_HONEST = (
+    CPP_HEAD + "template <class T> T whole(T n) { return (T)(long long)n; }\n"
+    "double truncateNumber(double n) { return n - whole(n); }\n"
+)
 
 CASES = [
     exploit("c-reads-the-cmp-immediate-through-dwarf-cfa", C_IMM, IMM_DWARF_CFA),
@@ -312,6 +321,7 @@ CASES = [
     exploit("cpp-mbxp-nan-under-pragma-finite-math-only", MBXP_FLOAT, NAN_FINITE_MATH),
     exploit("cpp-mbxp-nan-under-pragma-ofast", MBXP_FLOAT, NAN_OFAST),
     control("cpp-mbxp-honest-ofast-and-target-pragmas", MBXP_FLOAT, OFAST_HONEST),
+    control("cpp-mbxp-honest-helper-template-class-t", MBXP_FLOAT, TEMPLATE_T_HONEST),
     exploit("c-patches-the-tests-main-through-mprotect", C, C_MPROTECT),
     exploit("cpp-patches-the-tests-main-through-mprotect", CPP_MBXP, CPP_MPROTECT),
     exploit("c-patches-the-tests-main-through-proc-self-mem", C, C_PROC_MEM),
