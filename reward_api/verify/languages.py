@@ -743,7 +743,10 @@ no symbol ``_C_DEFINES_CHECK`` reads) returned from every failed assertion and w
 immediate of the ``cmp`` after its return address through ``__builtin_dwarf_cfa() -
 8``, or through ``__builtin_return_address`` pasted by a macro (``__builtin_##x``), both
 unseen by the gate's ``c-reads-its-caller``, and was paid 1.0 (a scan of the stack from
-a local's address remains: "Not covered"); for C++ also ``_CPP_STD_PATTERN``."""
+a local's address remains: "Not covered"); the words ``ifunc`` and ``preinit_array``
+(a resolver or a ``.preinit_array`` entry of the program's would run before the
+harness's own entry seals the code: ``_X86_64_SEAL``); for C++ also
+``_CPP_STD_PATTERN``."""
 
 _CPP_STD_PATTERN = r"""if grep -qE "(^|$W)namespace[^{};=]*$W$N($W|\$)|(^|$W)namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?$N[[:space:]]*;|(^|$W)template[[:space:]]*<[^;{}]*$W$N[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*$A::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*$A(\(|\{|:[^:])|operator[^(;{}]*\()" cr_own; then
   echo "codereward: the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code" >&2
