@@ -663,7 +663,7 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
-        f"{check}{_C_DEFINES_CHECK.replace('CC', shlex.quote(cc)).replace('OBJECTS', objects)}"
+        f"{_C_EARLY_CHECK}{check}{_C_DEFINES_CHECK.replace('CC', shlex.quote(cc)).replace('OBJECTS', objects)}"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
@@ -677,6 +677,21 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
         "remove": ["main.o", harness, "cr_prog.i", "cr_probe.o", "cr_libs", "cr_own"],
     }
 
+
+_C_EARLY_CHECK = r"""if readelf -SW main.o | grep -qE '[[:space:]]\.(preinit_array|init)(\.[^[:space:]]*)?[[:space:]]'; then
+  echo "codereward: the unit has a .preinit_array or .init section: code of the program's would run before the harness's" >&2
+  exit 1
+fi
+if nm main.o | grep -qE '^[[:xdigit:]]* +i '; then
+  echo "codereward: the unit defines an ifunc: its resolver would run before the harness's code" >&2
+  exit 1
+fi
+"""
+"""Shell: the unit's object may hold no ``.preinit_array`` or ``.init`` section, however
+the program spelled its name (``".prein" "it_array"`` escapes ``_C_TEXT_CHECK``'s
+words), and no ifunc (``__attribute__((__ifunc__("r")))``: its resolver runs while the
+loader relocates, with the GOT still writable): the harness's ``.preinit_array`` entry
+must be the first code of the executable to run (``_X86_64_SEAL``)."""
 
 _C_DEFINES_CHECK = r"""for l in libc.so.6 libm.so.6 libstdc++.so.6 libgcc_s.so.1; do
   f=$(CC -print-file-name=$l); [ "$f" = "$l" ] || nm -D --defined-only "$f"

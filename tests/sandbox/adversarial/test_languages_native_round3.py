@@ -53,6 +53,11 @@ A control found failing on the way (no exploit): an honest MBXP program with a h
 names ``T`` too and ``compiled_eq.check_cpp_program_calls`` took the program's template
 parameter for a type it declares (``allowed<T>`` outside any template).
 
+Refused before they could be paid (routes around the seal, not seen paid): a
+``.preinit_array`` entry of the program's (its section name spelled apart) and an ifunc
+resolver, both of which run before the harness's entry; the unit's object may hold
+neither (``languages._C_EARLY_CHECK``).
+
 The controls use what the new limits touch: threads (their stacks are ``mmap``ed and
 ``mprotect``ed), ``realloc`` of large blocks (``mremap``), the program's own ``assert``,
 ``/dev/stdin``.
@@ -313,8 +318,26 @@ TEMPLATE_T_HONEST = (
     CPP_HEAD + "template <class T> T whole(T n) { return (T)(long long)n; }\n"
     "double truncateNumber(double n) { return n - whole(n); }\n"
 )
+PREINIT_PATCH = (
+    "#include <sys/mman.h>\nint main(void);\n"
+    + PATCH.replace("MAINREF", "main")
+    + '#define SEC(x) __attribute__((section(x), used))\nSEC(".prein" "it_array") static void (*e)(void) = cr_patch;\n'
+    "int add(int a, int b) { return 0; }\n"
+)
+IFUNC = (
+    "static int real_add(int a, int b) { return 0; }\n"
+    "static void *resolve(void) { return (void *)real_add; }\n"
+    'int add(int a, int b) __attribute__((__ifunc__("resolve")));\n'
+)
+CPP_HONEST_STATIC_INIT = CPP_HEAD + (
+    "static vector<int> table = {0, 1, 2};\nstruct Init { Init() { table.push_back(3); } } init_once;\n"
+    "int add(int a, int b) { return a + b + table[0]; }\n"
+)
 
 CASES = [
+    exploit("c-patch-from-a-preinit-array-entry-spelled-apart", C, PREINIT_PATCH),
+    exploit("c-ifunc-resolver-before-the-seal", C, IFUNC),
+    control("cpp-honest-static-initialisers", CPP_MBXP, CPP_HONEST_STATIC_INIT),
     exploit("c-reads-the-cmp-immediate-through-dwarf-cfa", C_IMM, IMM_DWARF_CFA),
     exploit("c-reads-the-cmp-immediate-through-a-pasted-builtin", C_IMM, IMM_PASTED),
     control("c-honest-va-args-alloca-offsetof", C_IMM, C_HONEST_BUILTINS),
