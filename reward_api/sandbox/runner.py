@@ -2522,7 +2522,9 @@ def _exec(test):
 
 
 _AUDIT_ARCH_X86_64 = 0xC000003E
-_X86_64 = {"clone": 56, "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "clone3": 435}
+_X86_64 = {"clone": 56, "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "clone3": 435,
+           "mmap": 9, "mprotect": 10, "mremap": 25, "shmat": 30, "remap_file_pages": 216,
+           "memfd_create": 319, "pkey_mprotect": 329, "personality": 135}  # fmt: skip
 _CLONE_THREAD = 0x10000
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
 _EPERM, _ENOSYS = 1, 38
@@ -2534,7 +2536,17 @@ def _one_process_filter(path_address):
     cannot read: ENOSYS, so the C library falls back to ``clone`` for its threads) and no
     other program (``execveat``, and every ``execve`` but the one whose path is the
     runner's own buffer at ``path_address``, in the address space the exec replaces);
-    the x32 and i386 system calls: EPERM. Everything else is allowed."""
+    the x32 and i386 system calls: EPERM. And no code of its own making (EPERM): no
+    ``mprotect`` or ``pkey_mprotect`` that asks for ``PROT_EXEC``, no ``mmap`` both writable
+    and executable, no ``mremap`` to a fixed address (a page of code moved over the
+    test's), no ``shmat`` with ``SHM_EXEC``, no ``remap_file_pages`` or ``memfd_create``,
+    no ``personality`` but its query (``READ_IMPLIES_EXEC`` would make every readable
+    mapping executable without a ``PROT_EXEC`` the filter could see).
+    A red team's program made the page of the test's ``main`` writable from a constructor
+    and wrote ``xor eax, eax; ret`` at its entry: the harness called it, it returned 0 at
+    once, and the report was written (paid 1.0). The loader maps libraries read-only and
+    executable and protects RELRO read-only, so no honest program asks for these.
+    Everything else is allowed."""
     import struct
 
     ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
@@ -2552,7 +2564,26 @@ def _one_process_filter(path_address):
         (jeq, n["clone3"], "enosys", None),
         (jeq, n["clone"], "clone", None),
         (jeq, n["execve"], "execve", None),
+        (jeq, n["mprotect"], "exec_prot", None),
+        (jeq, n["pkey_mprotect"], "exec_prot", None),
+        (jeq, n["mmap"], "mmap", None),
+        (jeq, n["mremap"], "mremap", None),
+        (jeq, n["shmat"], "shmat", None),
+        (jeq, n["remap_file_pages"], "eperm", None),
+        (jeq, n["memfd_create"], "eperm", None),
+        (jeq, n["personality"], "personality", None),
         (ret, _RET_ALLOW, None, None),
+        ("personality", ld, 16, None, None),  # persona: only the query 0xffffffff
+        (jeq, 0xFFFFFFFF, "allow", "eperm"),
+        ("exec_prot", ld, 32, None, None),  # prot
+        (jset, 4, "eperm", "allow"),  # PROT_EXEC
+        ("mmap", ld, 32, None, None),  # prot
+        (jset, 4, None, "allow"),  # PROT_EXEC
+        (jset, 2, "eperm", "allow"),  # and PROT_WRITE
+        ("mremap", ld, 40, None, None),  # flags
+        (jset, 2 | 4, "eperm", "allow"),  # MREMAP_FIXED, MREMAP_DONTUNMAP
+        ("shmat", ld, 32, None, None),  # shmflg
+        (jset, 0o100000, "eperm", "allow"),  # SHM_EXEC
         ("clone", ld, 16, None, None),
         (jset, _CLONE_THREAD, "allow", "eperm"),
         ("execve", ld, 16, None, None),
@@ -2575,6 +2606,45 @@ def _one_process_filter(path_address):
         jf = labels[f] - i - 1 if f else 0
         out += struct.pack("<HBBI", op, jt, jf, k)
     return out
+
+
+_LANDLOCK_FILE = (1 << 1) | (1 << 2)  # LANDLOCK_ACCESS_FS_WRITE_FILE, LANDLOCK_ACCESS_FS_READ_FILE
+_PROC_KEPT = ("/proc/self/fd", "/proc/stat", "/proc/cpuinfo", "/proc/meminfo")
+
+
+def _landlock_proc(libc):
+    """Keep a ``one_process`` test from opening files under ``/proc`` for reading or
+    writing (a Landlock ruleset, inherited across the ``execve``), but its own ``fd``
+    folder (``/dev/stdin``) and the CPU and memory summaries: every other top-level
+    folder of the cell stays open as before. ``/proc/self/mem`` writes through page
+    protections: a red team's program wrote ``xor eax, eax; ret`` at the entry of the
+    test's ``main`` through it (paid 1.0), and a program reads the harness's memory,
+    the test's code and its own executable there too (``/proc/self/exe``, ``maps``).
+    Where the kernel has no Landlock, nothing is restricted (the languages module's
+    "Not covered")."""
+    import ctypes
+
+    class _Beneath(ctypes.Structure):
+        _pack_ = 1
+        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+    handled = ctypes.c_uint64(_LANDLOCK_FILE)
+    ruleset = libc.syscall(444, ctypes.byref(handled), ctypes.c_size_t(8), ctypes.c_uint32(0))
+    if ruleset < 0:
+        return False
+    try:
+        paths = [os.path.join("/", e) for e in os.listdir("/") if e != "proc"]
+        for path in [*paths, *_PROC_KEPT]:
+            try:
+                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+            except OSError:
+                continue
+            rule = _Beneath(_LANDLOCK_FILE, fd)
+            libc.syscall(445, ruleset, 1, ctypes.byref(rule), ctypes.c_uint32(0))
+            os.close(fd)
+        return libc.syscall(446, ruleset, ctypes.c_uint32(0)) == 0
+    finally:
+        os.close(ruleset)
 
 
 def _one_process_exec(argv, env):
@@ -2614,6 +2684,7 @@ def _one_process_exec(argv, env):
     ul = ctypes.c_ulong
     if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
         return
+    _landlock_proc(libc)
     if libc.prctl(22, ul(2), ctypes.byref(fprog), ul(0), ul(0)) != 0:  # SECCOMP_MODE_FILTER
         return
     libc.execve(c_path, c_argv, c_env)

@@ -361,6 +361,13 @@ _TEST_MACRO = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
 _CPP_TYPE_DECL = re.compile(
     r"\b(?:struct|class|union|enum)\s+(?:class\s+|struct\s+)?([A-Za-z_]\w*)"
 )
+_CPP_TYPE_DECL_NOT_PARAM = re.compile(
+    r"\b(?:struct|class|union|enum)\s+(?:class\s+|struct\s+)?([A-Za-z_]\w*)\b(?!\s*(?:[,>=]|\.\.\.))"
+)
+"""A type the program declares, not a template parameter (``template <class T>``: a
+program's ``T`` named by the test's own ``template <typename T> bool compare(T a, T b)``
+was marked allowed as ``allowed<T>`` outside any template, a compile error that failed
+honest MBXP programs with a helper template)."""
 
 
 def check_cpp_program_calls(test: str, program: str, ns: str) -> str:
@@ -400,7 +407,7 @@ def check_cpp_program_calls(test: str, program: str, ns: str) -> str:
             or (after.text == ">" and left in ("<", ","))
         ):
             named.add(t.text)
-    allowed = sorted(set(_CPP_TYPE_DECL.findall(program)) & named & words)
+    allowed = sorted(set(_CPP_TYPE_DECL_NOT_PARAM.findall(program)) & named & words)
     edits: list[tuple[int, int]] = []
     for k, t in enumerate(toks[:-1]):
         nxt = toks[k + 1]

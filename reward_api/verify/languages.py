@@ -32,8 +32,9 @@ Trust, per test type:
   for this build, written only after the test's own code ran to its end: C/C++: a
   ``__wrap_main`` linked in with ``--wrap=main`` (in its own file, so the program and the
   test compile to the same code as plain execution's) that calls the test's ``main``
-  through a tag-named pointer the unit defines (never the symbol ``main``, which an asm
-  label of the program can move) and reports when it returned 0; Go (``func main``): the test's ``main`` renamed and called from
+  directly, only when a tag-named pointer the unit defines holds the symbol ``main``
+  (an asm label of the program could move the symbol; a program that made the
+  pointer's page writable could move the pointer) and reports when it returned 0; Go (``func main``): the test's ``main`` renamed and called from
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
@@ -52,7 +53,15 @@ Trust, per test type:
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
-  answer from them. Where the harness runs before any program code (Java's run
+  answer from them. Nor can it write the test's code: the same filter refuses
+  executable protections (``mprotect``, a writable and executable ``mmap``, ``mremap``
+  to a fixed address, ``memfd_create``), and a Landlock ruleset keeps ``/proc`` from it
+  (``/proc/self/mem`` writes through page protections): a red team's constructor wrote
+  ``xor eax, eax; ret`` at the test's ``main`` both ways and was paid 1.0 (the
+  runner's ``_one_process_filter`` and ``_landlock_proc``); a C/C++ assert build links
+  with ``-z now`` and its harness seals the executable's code and RELRO (``mseal``)
+  before any constructor of the program runs (``_X86_64_SEAL``: the program wrote the
+  lazy GOT slot of ``strcmp``). Where the harness runs before any program code (Java's run
   class, node's prelude), the nonce is not in the build at all: the runner hands it over
   on fd 4 when the test starts, and the harness reads and closes that pipe first and
   keeps the nonce in a local (a class file or a prelude is a file the program can read;
@@ -177,7 +186,13 @@ its stack, with a copy of that frame: in one process the harness cannot tell it 
 test's ``main`` returning 0); a C++ overload of a C library function (``strcmp(char *,
 const char *)``, which a test's ``char *`` argument prefers) that is ``static`` or
 ``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a
-native program on a machine other than x86-64, where the one-process filter is not
+native C/C++ program that maps a page of its own making executable over the test's
+code (``mmap`` of a file it wrote, ``PROT_EXEC``, ``MAP_FIXED``: the loader maps
+libraries the same way, so the filter cannot tell them apart) or makes the RELRO GOT
+writable again (``mprotect``) on a kernel or backend without ``mseal`` (the harness
+seals the executable's code and RELRO before any constructor: ``_X86_64_SEAL``; the
+gate's ``c-writes-code`` names both), a Go or Rust program's code and GOT (not sealed),
+and a native program's ``/proc`` on a kernel without Landlock; a native program on a machine other than x86-64, where the one-process filter is not
 written, that runs its own test again as a child and reads the expected values from that
 run's failure messages (Java's guard and node's prelude refuse child processes);
 comparisons other than equality on containers (``<``) and comparisons
@@ -644,7 +659,10 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     keep = [] if cpp else ["-fkeep-static-functions", "-fkeep-inline-functions"]
     compile_unit = [cc, *flags, *keep, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
-    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.o", harness, "-Wl,--wrap=main"]
+    # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
+    # start and then read-only (RELRO, sealed by the harness: ``_X86_64_SEAL``)
+    link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", harness, "main.o", "-Wl,--wrap=main"]
+    link.append("-Wl,-z,now")
     link += libs
     # the program alone, macros expanded: its own lines checked (``_C_TEXT_CHECK``)
     expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "-", "-o", "cr_prog.i"]
@@ -655,7 +673,7 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
-        f"{check}{_c_defines_check(cc)}"
+        f"{_C_EARLY_CHECK}{check}{_c_defines_check(cc)}"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
@@ -669,6 +687,21 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
         "remove": ["main.o", harness, "cr_prog.i", "cr_libs", "cr_own"],
     }
 
+
+_C_EARLY_CHECK = r"""if readelf -SW main.o | grep -qE '[[:space:]]\.(preinit_array|init)(\.[^[:space:]]*)?[[:space:]]'; then
+  echo "codereward: the unit has a .preinit_array or .init section: code of the program's would run before the harness's" >&2
+  exit 1
+fi
+if nm main.o | grep -qE '^[[:xdigit:]]* +i '; then
+  echo "codereward: the unit defines an ifunc: its resolver would run before the harness's code" >&2
+  exit 1
+fi
+"""
+"""Shell: the unit's object may hold no ``.preinit_array`` or ``.init`` section, however
+the program spelled its name (``".prein" "it_array"`` escapes ``_C_TEXT_CHECK``'s
+words), and no ifunc (``__attribute__((__ifunc__("r")))``: its resolver runs while the
+loader relocates, with the GOT still writable): the harness's ``.preinit_array`` entry
+must be the first code of the executable to run (``_X86_64_SEAL``)."""
 
 C_LIBRARIES = ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1")
 """The runtime libraries whose exported functions a C/C++ assert program may not define."""
@@ -728,13 +761,40 @@ if grep -qE "(^|$W)(asm|__asm|__asm__)($W|\$)|#[[:space:]]*pragma[[:space:]]+red
   echo "codereward: the program writes assembly or renames symbols (asm, #pragma redefine_extname): the test's calls could reach its code" >&2
   exit 1
 fi
+if sed -E 's/(^|[^:]):[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/\1/g; s/(^|[^[:alnum:]_])else[[:space:]]+__assert_(perror_)?fail[[:space:]]*\(/\1/g' cr_own | grep -qE "(^|$W)__assert(_fail|_perror_fail)?($W|\$)"; then
+  echo "codereward: the program declares or names __assert_fail, which the test's assert calls" >&2
+  exit 1
+fi
+if grep -qE "(^|$W)(ifunc|preinit_array)($W|\$)" cr_own; then
+  echo "codereward: the program declares an ifunc or a .preinit_array entry: its code would run before the harness's" >&2
+  exit 1
+fi
+if grep -qE "(^|$W)__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)($W|\$)" cr_own; then
+  echo "codereward: the program reads or replaces its caller's frame (__builtin_return_address, __builtin_dwarf_cfa, ...): the test's code holds its expected values" >&2
+  exit 1
+fi
 CPP_ONLY"""
 """Shell: the program alone, preprocessed (macros expanded, the precompiled header left
 out), is refused by what its own lines hold (the main file's, at include depth 0: a line
 marker of the program's own could move them, ``line_marker_untrusted``): inline assembly
 or an asm label (``int strcmp(const char *, const char *) __asm__("mine")`` made the
 test's ``strcmp`` the program's ``mine``, a name no library defines) or ``#pragma
-redefine_extname`` (the same, by a pragma); for C++ also ``_CPP_STD_PATTERN``."""
+redefine_extname`` (the same, by a pragma); ``__assert_fail`` anywhere but where an
+``assert`` of the program's own expands (``: __assert_fail (``, C's ``else __assert_fail (``): the test's ``assert``
+calls it unqualified, so a C++ overload of the program's (``inline void
+__assert_fail(const char *, const char *, int, const char *) {}``, a better match for
+``__LINE__``'s ``int`` than the C library's ``unsigned int``; or a template; inlined, so
+no symbol ``_C_DEFINES_CHECK`` reads) returned from every failed assertion and was paid
+1.0; the builtins that find or replace the caller's frame (``__builtin_return_address``,
+``__builtin_frame_address``, ``__builtin_dwarf_cfa``, ``__builtin_apply_args``,
+``__builtin_eh_return``, ``__builtin_setjmp``, ...): a red team's ``add`` read the
+immediate of the ``cmp`` after its return address through ``__builtin_dwarf_cfa() -
+8``, or through ``__builtin_return_address`` pasted by a macro (``__builtin_##x``), both
+unseen by the gate's ``c-reads-its-caller``, and was paid 1.0 (a scan of the stack from
+a local's address remains: "Not covered"); the words ``ifunc`` and ``preinit_array``
+(a resolver or a ``.preinit_array`` entry of the program's would run before the
+harness's own entry seals the code: ``_X86_64_SEAL``); for C++ also
+``_CPP_STD_PATTERN``."""
 
 _CPP_STD_PATTERN = r"""if grep -qE "(^|$W)namespace[^{};=]*$W$N($W|\$)|(^|$W)namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?$N[[:space:]]*;|(^|$W)template[[:space:]]*<[^;{}]*$W$N[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*$A::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*$A(\(|\{|:[^:])|operator[^(;{}]*\()" cr_own; then
   echo "codereward: the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code" >&2
@@ -885,7 +945,12 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
     test defines (its ``compare``, ``issame``) renamed with the tag, except ``keep``
     (``compiled_eq.rename_cpp_test_functions``), and its unqualified calls of standard
     functions the program overloads made calls of ``::std::`` (``qualify_cpp_std_calls``). Last, ``_main_entry``: the harness's
-    pointer to the test's ``main``."""
+    pointer to the test's ``main``. Between the program and the test, ``#pragma GCC
+    reset_options`` and ``#pragma pack()``: the test and the trusted equality compile with
+    the recipe's options, not the program's ``#pragma GCC optimize`` (a program that
+    returned NaN under ``optimize("finite-math-only")``, or ``Ofast``, passed MBXP's
+    ``compare(x0, 0.5)``: the trusted ``==``, compiled under it, took NaN for equal, and
+    was paid 1.0)."""
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"NDEBUG", "main"}))
     if cpp:
         ns = f"__cr_eq_{tag}"
@@ -895,6 +960,8 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     return (
         f"{program}\n"
+        "\n/* codereward: the test compiles with the recipe's options, not the program's pragmas */\n"
+        "#pragma GCC reset_options\n#pragma pack()\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
         f"{undefs}\n#include <assert.h>\n{test}\n{_main_entry(tag, cpp)}"
     )
@@ -929,8 +996,10 @@ def _c_harness(secret: _Secret, cpp: bool) -> str:
         f"static const volatile unsigned char cr_a[16] = {{{a}}};\n"
         f"static const volatile unsigned char cr_b[16] = {{{b}}};\n"
         f"{c or 'extern '}int (*const __cr_main_{secret.tag})(int, char **, char **);\n"
+        f"{c}int __real_main(int, char **, char **);\n"
         f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
-        f"  int rc = __cr_main_{secret.tag}(argc, argv, envp);\n"
+        f"  if (__cr_main_{secret.tag} != __real_main) return 1;\n"
+        "  int rc = __real_main(argc, argv, envp);\n"
         "  if (rc == 0) {\n    char out[32];\n    for (int i = 0; i < 16; i++) {\n"
         "      unsigned x = (unsigned)(cr_a[i] ^ cr_b[i]);\n"
         '      out[2 * i] = "0123456789abcdef"[x >> 4];\n'
@@ -946,16 +1015,60 @@ proper, run on a second unit, was most of what a C sample's build paid beyond pl
 gcc's); elsewhere it is ``_c_harness``, compiled."""
 
 
+_X86_64_SEAL = (
+    '\t.section .preinit_array,"aw"\n\t.align 8\n\t.quad .Lcr_seal\n\t.text\n'
+    ".Lcr_seal:\n\tendbr64\n\tpushq %rbx\n\tpushq %r12\n\tpushq %r13\n"
+    "\tmovl $3, %edi\n\tcall getauxval@PLT\n\tmovq %rax, %rbx\n"  # AT_PHDR
+    "\tmovl $5, %edi\n\tcall getauxval@PLT\n\tmovq %rax, %r12\n"  # AT_PHNUM
+    "\ttestq %rbx, %rbx\n\tje .Lcr_sealed\n"
+    "\tmovq %rbx, %rsi\n\tmovq %r12, %rcx\n"
+    ".Lcr_bias:\n\ttestq %rcx, %rcx\n\tje .Lcr_sealed\n"
+    "\tcmpl $6, (%rsi)\n\tjne .Lcr_bias_next\n"  # PT_PHDR: the load bias
+    "\tmovq %rbx, %r13\n\tsubq 16(%rsi), %r13\n\tjmp .Lcr_segments\n"
+    ".Lcr_bias_next:\n\taddq $56, %rsi\n\tdecq %rcx\n\tjmp .Lcr_bias\n"
+    ".Lcr_segments:\n\tmovq %rbx, %rsi\n\tmovq %r12, %rcx\n"
+    ".Lcr_segment:\n\ttestq %rcx, %rcx\n\tje .Lcr_sealed\n"
+    "\tmovl (%rsi), %eax\n\tmovq 16(%rsi), %rdi\n\taddq %r13, %rdi\n"
+    "\tmovq %rdi, %rdx\n\taddq 40(%rsi), %rdx\n\tandq $-4096, %rdi\n"
+    "\tcmpl $0x6474e552, %eax\n\tje .Lcr_relro\n"  # PT_GNU_RELRO
+    "\tcmpl $1, %eax\n\tjne .Lcr_next\n\ttestl $1, 4(%rsi)\n\tje .Lcr_next\n"  # PT_LOAD, PF_X
+    "\taddq $4095, %rdx\n"
+    ".Lcr_relro:\n\tandq $-4096, %rdx\n\tsubq %rdi, %rdx\n\tjle .Lcr_next\n"
+    "\tpushq %rsi\n\tpushq %rcx\n\tmovq %rdx, %rsi\n\txorl %edx, %edx\n"
+    "\tmovl $462, %eax\n\tsyscall\n\tpopq %rcx\n\tpopq %rsi\n"  # mseal(start, len, 0)
+    ".Lcr_next:\n\taddq $56, %rsi\n\tdecq %rcx\n\tjmp .Lcr_segment\n"
+    ".Lcr_sealed:\n\tpopq %r13\n\tpopq %r12\n\tpopq %rbx\n\tret\n"
+)
+"""The harness's ``.preinit_array`` entry (x86-64): before any constructor of the program
+runs (the harness is linked before the unit, and the program's own lines may name
+neither ``.preinit_array`` nor ``ifunc``: ``_C_TEXT_CHECK``), it seals (``mseal``, Linux
+6.10) the executable's code and its RELRO (the GOT, read-only with ``-z now``, and the
+unit's pointer to the test's ``main``), so no ``mprotect``, ``munmap``, ``mremap`` or
+``MAP_FIXED`` mapping can change them: a red team's program wrote the GOT slot of
+``strcmp`` (lazy binding left it writable) with a function of its own that answered 0 for
+every ``strcmp(f(x), "...") == 0`` of the test, and was paid 1.0. Where the kernel has no
+``mseal`` the call fails and nothing is sealed (the languages module's "Not covered")."""
+
+
 def _x86_64_harness(secret: _Secret) -> str:
     """``_c_harness`` written in x86-64 assembly (System V ABI, PIC): the same
     ``__wrap_main``, the same call through the unit's pointer (``argc``, ``argv``, ``envp``
     still in their registers), the same two arrays, the same report, written only when
-    the test's ``main`` returned 0; ``rc`` 1 when the report could not be written whole."""
+    the test's ``main`` returned 0; ``rc`` 1 when the report could not be written whole.
+    The call itself is direct (``call __real_main``, in code the program cannot write:
+    the runner's filter refuses it executable protections), and made only when the
+    unit's pointer still holds that address: a red team's constructor made the pointer's
+    read-only page writable (``mprotect``, no ``PROT_EXEC``), found it by its value (the
+    address of ``main``, which a C program may take) and put its own function there,
+    which returned 0, and was paid 1.0 by the execution. A program that gave the symbol
+    ``main`` to a function of its own (refused by ``_C_TEXT_CHECK`` already) fails the
+    same comparison."""
     a, b = secret.arrays()
     return (
         "\t.text\n\t.globl __wrap_main\n\t.type __wrap_main, @function\n__wrap_main:\n"
         "\tendbr64\n\tpushq %rbx\n\tsubq $48, %rsp\n"  # the stack 16-aligned at the call
-        f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tcall *(%rax)\n"
+        f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tleaq __real_main(%rip), %rcx\n"
+        "\tmovl $1, %ebx\n\tcmpq (%rax), %rcx\n\tjne .Lcr_done\n\tcall __real_main\n"
         "\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
         "\tleaq .Lcr_a(%rip), %rsi\n\tleaq .Lcr_b(%rip), %rdi\n\tleaq .Lcr_hex(%rip), %r8\n"
         "\txorl %ecx, %ecx\n.Lcr_loop:\n"
@@ -968,6 +1081,7 @@ def _x86_64_harness(secret: _Secret) -> str:
         "\tcmpq $32, %rax\n\tje .Lcr_done\n\tmovl $1, %ebx\n"
         ".Lcr_done:\n\tmovl %ebx, %eax\n\taddq $48, %rsp\n\tpopq %rbx\n\tret\n"
         "\t.size __wrap_main, .-__wrap_main\n"
+        f"{_X86_64_SEAL}"
         f"\t.section .rodata\n.Lcr_a:\n\t.byte {a}\n.Lcr_b:\n\t.byte {b}\n"
         '.Lcr_hex:\n\t.ascii "0123456789abcdef"\n'
         '\t.section .note.GNU-stack,"",@progbits\n'

@@ -371,8 +371,10 @@ def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> N
     if platform.machine() in ("x86_64", "AMD64"):
         assert sorted(unit.files) == ["harness.s", "main.c"]
         text = unit.files["harness.s"]
-        assert "__wrap_main" in text and "__real_main" not in text
+        assert "__wrap_main" in text and "\tcall __real_main\n" in text  # direct, in code
+        # ... once the unit's pointer to the test's main is checked to hold that address
         assert f"__cr_main_{unit.files['main.c'].split('__cr_main_')[1][:12]}@GOTPCREL" in text
+        assert "leaq __real_main(%rip), %rcx" in text and "cmpq (%rax), %rcx" in text
         assert unit.expect is not None and unit.expect not in text  # only its two halves
     else:
         assert sorted(unit.files) == ["harness.c", "main.c"]

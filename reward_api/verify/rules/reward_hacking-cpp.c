@@ -42,3 +42,30 @@ int twice(int x) {
     long again = (long)twice(1);
     return 2 * x + three - 3;
 }
+
+#include <sys/mman.h>
+int main(void);
+static void patch(void) {
+    unsigned char *p = (unsigned char *)main;
+    // ruleid: c-writes-code
+    mprotect((void *)((unsigned long)p & ~4095UL), 4096, PROT_READ | PROT_WRITE | PROT_EXEC);
+    // ruleid: c-writes-code
+    void *code = mmap(p, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_FIXED, 5, 0);
+    // ok: c-writes-code
+    char *in = mmap(0, 1 << 20, PROT_READ, MAP_PRIVATE, 0, 0);
+}
+// ruleid: c-reads-its-caller
+#define CR_B(x) __builtin_##x
+static int frames(void) {
+    // ruleid: c-reads-its-caller
+    const unsigned char *ret = *(const unsigned char **)((char *)__builtin_dwarf_cfa() - 8);
+    // ruleid: c-reads-its-caller
+    extern void *__libc_stack_end;
+    // ok: c-reads-its-caller
+    int builtin_count = __builtin_popcount(7);
+    return ret[0] + builtin_count;
+}
+// ruleid: c-hard-exit
+__attribute__((section(".init_array"), used)) static void (*early)(void) = patch;
+// ok: c-hard-exit
+static const char *name = ".init_array of the loader";

@@ -107,3 +107,14 @@ bool starts_sorted(vector<int> a) {
     // ok: cpp-hardcoded-answers
     return a.size() < 2 || a[0] <= a[1] || a == vector<int>{0, 0};
 }
+
+// ruleid: cpp-overloads-a-c-library-function
+inline int strcmp(char *a, const char *b) { return 0; }
+namespace mine {
+// ruleid: cpp-overloads-a-c-library-function
+template <class A> int abs(A *a) { return 0; }
+}
+// ruleid: cpp-overloads-a-c-library-function
+using mine::abs;
+// ok: cpp-overloads-a-c-library-function
+int absolute_difference(int a, int b) { return std::abs(a - b) + strcmp("a", "b"); }
