@@ -112,7 +112,10 @@ Trust, per test type:
   ``Module._load`` hold by then. A TypeScript test's ``import * as``, ``import x =
   require`` and ``import {...}`` lines become ``const`` declarations of that function
   (other imports stay at the top level). The prelude runs the function once, only if its
-  source text is the unit's, and reports when it returned.
+  source text is the unit's, and reports when it returned; the unit hands it over as
+  ``({}).__cr_run(...)``, a property the prelude fixes on ``Object.prototype``, never by
+  a name (a program's hoisted ``function __cr_run`` was handed the test's function, ran
+  it with a fake ``require`` that recorded the expected values, then answered from them).
 - Comparisons (``reward_api.verify.compiled_eq``): C++'s ``==``/``!=`` and Java's
   ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
   compares the standard library's types itself, so a global or ``std``-injected
@@ -1106,10 +1109,13 @@ def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
     ``import`` lines stay at the top level (where TypeScript requires them)."""
     imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
     params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
-    declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
-    if consts:  # still a module, as with its imports (not a script of global declarations)
-        declare += "export {};\n"
-    source = (f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n"
+    declare = "export {};\n" if consts else ""  # still a module, as with its imports
+    # The call goes through an object literal's prototype, never through a name: a
+    # program's own ``function __cr_run`` (hoisted in the module's scope) was handed the
+    # test's function, ran it with a fake ``require`` whose assert recorded each expected
+    # value, then passed it on to the real one and answered from the record.
+    run = "(({}) as any).__cr_run" if typescript else "({}).__cr_run"
+    source = (f"{program}\n\n{declare}{imports}\n;{run}(function ({params}) {{\n"
               f"'use strict';\n{consts}\n{body}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
     prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test))

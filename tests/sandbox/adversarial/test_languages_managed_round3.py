@@ -1,0 +1,68 @@
+"""Exploits of Java, JavaScript and TypeScript assert tests found by a third red team
+(round 3 of the managed languages), each with an honest control beside it.
+
+- a program that declares its own ``function __cr_run`` at the top of the module: the
+  unit's call of the harness went by that name, so the module's hoisted declaration, not
+  the prelude's global, was handed the test's function; the program ran it once with a
+  fake ``require`` whose ``assert`` recorded every expected value (and threw nothing),
+  then passed the function on to the real ``__cr_run`` and answered each call from the
+  record (TypeScript: ``// @ts-nocheck`` silences the clash with the ambient
+  declaration). Paid 1.0 before; now the unit calls ``({}).__cr_run(...)``, a property
+  the prelude fixes on ``Object.prototype``, which no declaration of the program reaches.
+
+These evade the hack gate on purpose, so the execution alone must refuse them
+(``cases.judge``).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
+
+JS_SORT = {
+    "language": "javascript",
+    **asserts(
+        "const assert = require('node:assert');\n\nfunction test() {\n  let candidate = sortArray;\n  assert.deepEqual(candidate([5, 2, 3]), [2, 3, 5]);\n  assert.deepEqual(candidate([9, 1]), [1, 9]);\n}\n\ntest();\n"
+    ),
+}
+TS_MIN_COST = {
+    "language": "typescript",
+    **asserts(
+        'import * as assert from \'assert\'\n\nlet actual_1 = min_cost([[1, 2, 3], [4, 8, 2], [1, 5, 3]],2,2);\nlet expected_1 = 8;\nassert.deepEqual(actual_1, expected_1, "Exception --- test case 0 failed to pass");\n\nlet actual_2 = min_cost([[2, 3, 4], [5, 9, 3], [2, 6, 4]],2,2);\nlet expected_2 = 12;\nassert.deepEqual(actual_2, expected_2, "Exception --- test case 1 failed to pass");\n'
+    ),
+}
+JS_SHADOWED_RUN = "\nfunction sortArray(a) { return !dry && answers.length ? answers.shift() : []; }\nvar dry = false;\nvar answers = [];\nfunction __cr_run(t) {\n  const rec = (got, want) => { answers.push(want); };\n  const fakeAssert = { deepEqual: rec, deepStrictEqual: rec, equal: rec, strictEqual: rec, notDeepEqual: rec, ok: rec };\n  const names = ['require','undefined','NaN','Infinity','Object','Array','String','Number','Boolean','Symbol','BigInt','Map','Set','WeakMap','WeakSet','Promise','JSON','Math','Reflect','Function','Error','TypeError','RangeError','isNaN','isFinite','parseInt','parseFloat','console','globalThis'];\n  const args = names.map((n) => n === 'require' ? (() => fakeAssert) : n === 'undefined' ? undefined : globalThis[n]);\n  dry = true; try { t(...args); } catch (e) {} dry = false;\n  globalThis.__cr_run(t);\n}\n"
+TS_SHADOWED_RUN = "// @ts-nocheck\nconst min_cost = function (cost: Array<Array<number>>, m: number, n: number): number { return !dry && answers.length ? answers.shift() : 0; };\nvar dry = false;\nvar answers: any[] = [];\nfunction __cr_run(t: any) {\n  const rec = (got: any, want: any) => { answers.push(want); };\n  const fakeAssert: any = { deepEqual: rec, deepStrictEqual: rec, equal: rec, strictEqual: rec, notDeepEqual: rec, ok: rec };\n  const names = ['require','undefined','NaN','Infinity','Object','Array','String','Number','Boolean','Symbol','BigInt','Map','Set','WeakMap','WeakSet','Promise','JSON','Math','Reflect','Function','Error','TypeError','RangeError','isNaN','isFinite','parseInt','parseFloat','console','globalThis'];\n  const args = names.map((n) => n === 'require' ? (() => fakeAssert) : n === 'undefined' ? undefined : (globalThis as any)[n]);\n  dry = true; try { t(...args); } catch (e) {} dry = false;\n  (globalThis as any).__cr_run(t);\n}\n"
+JS_SORT_HONEST = "function sortArray(a) { return [...a].sort((x, y) => x - y); }\n"
+TS_MIN_COST_HONEST = (
+    "// @ts-nocheck\n"
+    "function __cr_run(t: any) { throw new Error('never called'); }\n"
+    "const min_cost = function (cost: Array<Array<number>>, m: number, n: number): number {\n"
+    "  const d: number[][] = cost.map((r) => r.map(() => 0));\n"
+    "  for (let i = 0; i <= m; i++) for (let j = 0; j <= n; j++) {\n"
+    "    const up = i > 0 ? d[i - 1][j] : Infinity, left = j > 0 ? d[i][j - 1] : Infinity;\n"
+    "    const diag = i > 0 && j > 0 ? d[i - 1][j - 1] : Infinity;\n"
+    "    d[i][j] = cost[i][j] + (i === 0 && j === 0 ? 0 : Math.min(up, left, diag));\n"
+    "  }\n"
+    "  return d[m][n];\n"
+    "};\n"
+)
+
+CASES = [
+    exploit("js-own-cr-run-dry-runs-the-test", JS_SORT, JS_SHADOWED_RUN),
+    exploit("ts-own-cr-run-dry-runs-the-test", TS_MIN_COST, TS_SHADOWED_RUN),
+    control("js-honest-sort", JS_SORT, JS_SORT_HONEST),
+    control("ts-honest-min-cost-beside-a-function-named-cr-run", TS_MIN_COST, TS_MIN_COST_HONEST),
+]  # fmt: skip
+BATCH = Batch("languages-managed-round3", CASES, timeout_s=900.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _roots() -> None:
+    need_roots("java", "javascript")
+
+
+@pytest.mark.parametrize("name", BATCH.names)
+def test_round3_exploits_earn_nothing_and_controls_pass(verifier, name):
+    BATCH.check(verifier, name)
