@@ -62,7 +62,10 @@ Trust, per test type:
   a security manager before the test (``_java_guard``: no file under ``/proc``, no
   process, link, native library, reflection past access checks, restricted package,
   class loader, management, attach or socket for the program's and the test's code; the
-  JDK's own privileged actions unchanged), node's prelude guards the file system binding
+  JDK's own privileged actions unchanged, except that a file under ``/proc`` or in the
+  build's folder opens there only for the class loader: ``java.util.Currency`` read
+  ``Main.class`` as the properties file named by ``java.util.currency.data`` and logged
+  the test's literals), node's prelude guards the file system binding
   (nothing under ``/proc``, no link) and refuses child processes, worker threads, native
   addons, WASI, the inspector's sessions (however the module is loaded) and ``SIGUSR1``.
   Both also keep the test's own text from the program, which answered each call with the
@@ -158,7 +161,7 @@ among them, are all that stand against a native program reading the test's code)
 Java and node, a way to read the process's memory, reach the harness's locals or read
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside
-its own ``doPrivileged``, or a sloppy library the test calls that is not one of the
+its own ``doPrivileged`` (outside ``/proc`` and the build's folder), or a sloppy library the test calls that is not one of the
 modules it names, whose frames' ``.arguments`` a program's hook could reach; the gate's
 ``js-reads-a-file`` and ``java-reads-a-file`` rules are a second line there); a native
 program that returns into the harness
@@ -1025,8 +1028,11 @@ def _java_guard(name: str) -> str:
     with no security manager. Who asks is read from the stack, innermost frame first: a
     frame of a class the application loader defined (the program's, the test's, a lambda
     of theirs) refuses; a ``doPrivileged`` reached first ends the walk, and allows when
-    the JDK's own code called it (the lambda factory's reflection, a provider's lookup).
-    No policy file is read (a program could write one). A red team's program read the
+    the JDK's own code called it (the lambda factory's reflection, a provider's lookup),
+    except for a file under ``/proc`` or in the build's folder, which only the class
+    loader's frames (``jdk.internal.loader``) below that ``doPrivileged`` may open: a red
+    team's program pointed ``java.util.currency.data`` at ``Main.class``, and Currency's
+    privileged read logged the test's string literals as invalid keys. No policy file is read (a program could write one). A red team's program read the
     nonce from ``/proc/self/mem``."""
     return (
         '@java.lang.SuppressWarnings("removal")\n'
@@ -1040,7 +1046,8 @@ def _java_guard(name: str) -> str:
         "    static void install() throws java.io.IOException {\n"
         '        inside = (dir = new java.io.File(".").getCanonicalPath()).concat("/");\n'
         '        asked(new java.io.FilePermission("/proc/self/mem", "read"));\n'  # linked before
-        "        privileged();\n"
+        "        privileged(true);\n"
+        '        closed(new java.io.FilePermission("/proc", "read"));\n'
         f"        java.lang.System.setSecurityManager(new {name}());\n"
         "    }\n"
         "    private static boolean jdk(java.lang.Class<?> c) {\n"
@@ -1069,22 +1076,32 @@ def _java_guard(name: str) -> str:
         '            || kind.startsWith("java.lang.management.") || kind.startsWith("javax.management.")\n'
         '            || kind.startsWith("com.sun.") || kind.startsWith("jdk.") || kind.startsWith("sun.");\n'
         "    }\n"
-        "    private static boolean privileged() { return WALK.walk(new Walk()); }\n"
+        "    private static boolean closed(java.security.Permission p) {\n"
+        "        if (!(p instanceof java.io.FilePermission)) return false;\n"
+        "        try {\n"
+        "            java.lang.String what = new java.io.File(p.getName()).getCanonicalPath();\n"
+        '            return what.equals("/proc") || what.startsWith("/proc/") || what.equals(dir) || what.startsWith(inside);\n'
+        "        } catch (java.io.IOException e) { return true; }\n"
+        "    }\n"
+        "    private static boolean privileged(boolean loaderOnly) { return WALK.walk(new Walk(loaderOnly)); }\n"
         "    private static final class Walk implements java.util.function.Function<\n"
         "            java.util.stream.Stream<java.lang.StackWalker.StackFrame>, java.lang.Boolean> {\n"
+        "        private final boolean loaderOnly;\n"
+        "        Walk(boolean loaderOnly) { this.loaderOnly = loaderOnly; }\n"
         "        public java.lang.Boolean apply(java.util.stream.Stream<java.lang.StackWalker.StackFrame> frames) {\n"
-        "            boolean inPrivileged = false;\n"
+        "            boolean inPrivileged = false, loader = false;\n"
         "            for (java.util.Iterator<java.lang.StackWalker.StackFrame> it = frames.iterator(); it.hasNext(); ) {\n"
         "                java.lang.Class<?> c = it.next().getDeclaringClass();\n"
         f"                if (c == {name}.class || c == Walk.class) continue;\n"
         "                if (c == java.security.AccessController.class) { inPrivileged = true; continue; }\n"
-        "                if (inPrivileged || !jdk(c)) return inPrivileged && jdk(c);\n"
+        '                if (!inPrivileged && jdk(c) && c.getName().startsWith("jdk.internal.loader.")) loader = true;\n'
+        "                if (inPrivileged || !jdk(c)) return inPrivileged && jdk(c) && (loader || !loaderOnly);\n"
         "            }\n"
         "            return true;\n"
         "        }\n"
         "    }\n"
         "    @java.lang.Override public void checkPermission(java.security.Permission p) {\n"
-        "        if (asked(p) && !privileged()) throw new java.security.AccessControlException(\n"
+        "        if (asked(p) && !privileged(closed(p))) throw new java.security.AccessControlException(\n"
         '            "codereward: not available to the program: ".concat(p.toString()), p);\n'
         "    }\n"
         "    @java.lang.Override public void checkPermission(java.security.Permission p, java.lang.Object context) {\n"
