@@ -143,7 +143,9 @@ Trust, per test type:
   ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
   abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
   above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
-  imports call the module's ``require``).
+  imports call the module's ``require``), and lodash's ``isEqual`` compares frozen copies
+  of its values (``js_prelude``: a setter at ``Array.prototype[0]`` was handed the
+  expected value that lodash pushed onto its own stack).
 
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
