@@ -48,7 +48,10 @@ Trust, per test type:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
   global constructor, static block, ``init``, exit handler, shutdown hook, panic hook, or
   ``process.exit`` anywhere) is never a pass, and a program that writes on fd 3 itself
-  spoils its own report. A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  spoils its own report. Java's test ``main`` runs once: its first statement is a
+  call of the harness's ``enter``, which halts the process when it is entered again (a
+  program ran ``Main.main`` itself once per guess, caught the ``AssertionError`` and
+  learned from how far each dry run got which guess passed). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
@@ -470,6 +473,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
         test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
+        test = _java_enter_once(test, harness)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
     if language in ("javascript", "typescript"):
@@ -984,6 +988,25 @@ def _java_main_class(program: str) -> str:
     return "Main"
 
 
+_JAVA_TEST_CLASS = re.compile(r"\b(?:class|record|enum|interface)\s+Main\b")
+_JAVA_MAIN_BODY = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\([^)]*\)[^{;]*\{")
+
+
+def _java_enter_once(test: str, harness: str) -> str:
+    """``test`` with a call of the harness's ``enter`` first in its ``Main.main``, which
+    halts the process when the test's ``main`` is entered a second time: a program called
+    ``Main.main`` itself, once per guess of the next answer, caught the test's
+    ``AssertionError`` and learned from how far each dry run got which guess passed
+    (a yes/no oracle per assertion; booleans and small numbers fall to it in a few
+    thousand runs)."""
+    text = _JAVA_LITERAL.sub(lambda m: " " * len(m.group(0)), test)
+    cls = _JAVA_TEST_CLASS.search(text)
+    body = _JAVA_MAIN_BODY.search(text, cls.end() if cls else 0) or _JAVA_MAIN_BODY.search(text)
+    if body is None:
+        return test
+    return f"{test[: body.end()]} {harness}.enter();{test[body.end() :]}"
+
+
 def _java_run(main_class: str) -> tuple[str, ...]:
     return (*RECIPES["java"].run[:-1], main_class)
 
@@ -1009,9 +1032,15 @@ def _java_harness(name: str) -> str:
         "        java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(\n"
         '                java.nio.file.Path.of("/proc/self/fd/3"), java.nio.file.StandardOpenOption.WRITE);\n'
         f"        {name}Guard.install();\n"
+        "        entered = false;\n"
         "        Main.main(args);\n"
         "        while (out.hasRemaining()) w.write(out);\n"
         "        java.lang.Runtime.getRuntime().halt(0);\n"
+        "    }\n"
+        "    private static boolean entered = true;\n"
+        "    static void enter() {\n"
+        "        if (entered) java.lang.Runtime.getRuntime().halt(4);\n"
+        "        entered = true;\n"
         "    }\n}\n"
         f"{_java_guard(name + 'Guard')}"
     )

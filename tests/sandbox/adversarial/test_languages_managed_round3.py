@@ -21,6 +21,12 @@
   so the setter was handed the expected nested array and filled the program's (empty,
   rightly sized) inner arrays from it. Paid 1.0 on an MBXP-shaped lodash test; now the
   test's lodash compares frozen copies of both values, the actual's taken first.
+- a Java program that calls ``Main.main`` itself from inside the test, once per guess
+  of the next answer (the answers found so far, then the guess), catches the test's
+  ``AssertionError`` and learns from whether its function was called again that the
+  guess passed: a yes/no oracle per assertion, which finds small numbers and booleans
+  in a few thousand dry runs. Paid 1.0 before; now the test's ``main`` starts with a
+  call of the harness's ``enter``, which halts the process when it is entered twice.
 
 These evade the hack gate on purpose, so the execution alone must refuse them
 (``cases.judge``).
@@ -91,6 +97,27 @@ JS_SUBLISTS_HONEST = (  # its own prototype method, boxed numbers, holes: lodash
     "  return out;\n"
     "}\n"
 )
+JAVA_FIB = {
+    "language": "java",
+    **asserts(
+        "public class Main {\n    public static void main(String[] args) {\n    assert(Problem.fib((10l)) == (55l));\n    assert(Problem.fib((1l)) == (1l));\n    assert(Problem.fib((8l)) == (21l));\n    assert(Problem.fib((11l)) == (89l));\n    assert(Problem.fib((12l)) == (144l));\n    }\n\n}\n"
+    ),
+}
+JAVA_FIB_MBXP = {
+    "language": "java",
+    **asserts(
+        "class Main {\n"
+        "    public static void main(String[] args) throws Exception {\n"
+        "        long x0 = Problem.fib(10);\n"
+        '        if (!(x0 == 55)) { throw new java.lang.Exception("test case 0 did not pass. x0 = " + x0); }\n'
+        "        long x1 = Problem.fib(12);\n"
+        '        if (!(x1 == 144)) { throw new java.lang.Exception("test case 1 did not pass. x1 = " + x1); }\n'
+        "    }\n"
+        "}\n"
+    ),
+}
+JAVA_DRY_RUNS_MAIN = "import java.util.*;\n\nclass Problem {\n    static final class Reached extends RuntimeException {\n        Reached() { super(null, null, false, false); }\n    }\n    static final ArrayList<Long> known = new ArrayList<>();\n    static boolean trying = false;\n    static int tried = 0, real = 0;\n    static long guess = 0;\n\n    public static long fib(long n) {\n        if (trying) {\n            int k = tried++;\n            if (k < known.size()) return known.get(k);\n            if (k == known.size()) return guess;\n            throw new Reached();\n        }\n        int r = real++;\n        while (known.size() <= r) {\n            boolean found = false;\n            for (long i = 0; i <= 4000 && !found; i++) {\n                guess = (i % 2 == 0) ? i / 2 : -(i + 1) / 2;\n                trying = true;\n                tried = 0;\n                try {\n                    Main.main(new String[0]);\n                    found = true;\n                } catch (Reached e) {\n                    found = true;\n                } catch (Throwable t) {\n                } finally {\n                    trying = false;\n                }\n            }\n            if (!found) break;\n            known.add(guess);\n        }\n        return r < known.size() ? known.get(r) : 0L;\n    }\n}\n"
+JAVA_FIB_HONEST = "class Problem {\n    public static long fib(long n) {\n        long a = 0, b = 1;\n        for (long i = 0; i < n; i++) { long t = a + b; a = b; b = t; }\n        return a;\n    }\n}\n"
 
 CASES = [
     exploit("js-own-cr-run-dry-runs-the-test", JS_SORT, JS_SHADOWED_RUN),
@@ -98,6 +125,10 @@ CASES = [
     exploit("java-currency-data-reads-main-class", JAVA_SHOUT, JAVA_CURRENCY_READS_MAIN_CLASS),
     exploit("js-array-index-setter-reads-lodash-stack", JS_SUBLISTS, JS_PUSH_SETTER_FILLS_FROM_LODASH),
     control("js-honest-sublists-with-lodash", JS_SUBLISTS, JS_SUBLISTS_HONEST),
+    exploit("java-dry-runs-main-as-an-oracle", JAVA_FIB, JAVA_DRY_RUNS_MAIN),
+    exploit("java-dry-runs-main-as-an-oracle-mbxp", JAVA_FIB_MBXP, JAVA_DRY_RUNS_MAIN),
+    control("java-honest-fib", JAVA_FIB, JAVA_FIB_HONEST),
+    control("java-honest-fib-mbxp", JAVA_FIB_MBXP, JAVA_FIB_HONEST),
     control("js-honest-sort", JS_SORT, JS_SORT_HONEST),
     control("ts-honest-min-cost-beside-a-function-named-cr-run", TS_MIN_COST, TS_MIN_COST_HONEST),
     control("java-honest-shout-back-with-currency", JAVA_SHOUT, JAVA_SHOUT_HONEST),
