@@ -1491,10 +1491,13 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     ``RegExp``, buffer or function goes through as it is (not covered: such a value of
     the program's inside an array could still be changed by such a setter).
 
-    ``Symbol.toStringTag``, ``Symbol.toPrimitive`` and ``Symbol.iterator`` of the builtin
-    prototypes cannot be redefined: node's ``deepEqual`` and lodash read
+    ``Symbol.toStringTag``, ``Symbol.toPrimitive``, ``Symbol.iterator`` and ``toJSON`` of
+    the builtin prototypes cannot be redefined: node's ``deepEqual`` and lodash read
     ``expected[Symbol.toStringTag]``, and a getter the program put on
-    ``Array.prototype`` or ``Number.prototype`` would be handed the expected value.
+    ``Array.prototype`` or ``Number.prototype`` would be handed the expected value;
+    ``JSON.stringify`` calls ``expected.toJSON``, and one the program put on
+    ``Array.prototype`` turned both sides of ``JSON.stringify(f(x)) ===
+    JSON.stringify([...])`` into the same constant (HumanEval-X's array checks).
 
     ``modules`` (``js_test_modules`` of the test) are loaded and frozen before the program
     runs, and the ``require`` the test gets answers each of them with that object, never
@@ -1711,7 +1714,10 @@ _JS_PRELUDE = r"""'use strict';
   // expected[Symbol.toStringTag]). Existing ones are fixed; missing ones become accessors
   // that answer undefined (what the lookup found before) and whose setter makes the
   // assigned value an own property of the receiver, as a plain assignment would.
-  const hooks = [Symbol.toStringTag, Symbol.toPrimitive, Symbol.iterator];
+  // toJSON too: JSON.stringify looks it up on the expected value, and a toJSON the program
+  // put on Array.prototype made JSON.stringify(f(x)) === JSON.stringify([...]) hold for
+  // any answer (both sides became the same constant).
+  const hooks = [Symbol.toStringTag, Symbol.toPrimitive, Symbol.iterator, 'toJSON'];
   const protos = [Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Map, Set,
     WeakMap, WeakSet, Promise, Date, RegExp, Error, ArrayBuffer, DataView,
     Object.getPrototypeOf(Int8Array)].map((C) => C.prototype);
