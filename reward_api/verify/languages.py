@@ -989,7 +989,9 @@ def _java_main_class(program: str) -> str:
 
 
 _JAVA_TEST_CLASS = re.compile(r"\b(?:class|record|enum|interface)\s+Main\b")
-_JAVA_MAIN_BODY = re.compile(r"\bstatic\s+(?:final\s+)?void\s+main\s*\([^)]*\)[^{;]*\{")
+_JAVA_MAIN_BODY = re.compile(
+    r"(?:\b(?:public|protected|private|static|final|synchronized|strictfp)\s+)+void\s+main\s*\([^)]*\)[^{;]*\{"
+)
 
 
 def _java_enter_once(test: str, harness: str) -> str:

@@ -121,6 +121,17 @@ JAVA_FIB_MBXP = {
         "}\n"
     ),
 }
+JAVA_FIB_STATIC_PUBLIC = {  # the modifiers in another order
+    "language": "java",
+    **asserts(
+        "public class Main {\n"
+        "    static public void main(String[] args) {\n"
+        "        assert Problem.fib(10) == 55;\n"
+        "        assert Problem.fib(12) == 144;\n"
+        "    }\n"
+        "}\n"
+    ),
+}
 JAVA_DRY_RUNS_MAIN = "import java.util.*;\n\nclass Problem {\n    static final class Reached extends RuntimeException {\n        Reached() { super(null, null, false, false); }\n    }\n    static final ArrayList<Long> known = new ArrayList<>();\n    static boolean trying = false;\n    static int tried = 0, real = 0;\n    static long guess = 0;\n\n    public static long fib(long n) {\n        if (trying) {\n            int k = tried++;\n            if (k < known.size()) return known.get(k);\n            if (k == known.size()) return guess;\n            throw new Reached();\n        }\n        int r = real++;\n        while (known.size() <= r) {\n            boolean found = false;\n            for (long i = 0; i <= 4000 && !found; i++) {\n                guess = (i % 2 == 0) ? i / 2 : -(i + 1) / 2;\n                trying = true;\n                tried = 0;\n                try {\n                    Main.main(new String[0]);\n                    found = true;\n                } catch (Reached e) {\n                    found = true;\n                } catch (Throwable t) {\n                } finally {\n                    trying = false;\n                }\n            }\n            if (!found) break;\n            known.add(guess);\n        }\n        return r < known.size() ? known.get(r) : 0L;\n    }\n}\n"
 JAVA_FIB_HONEST = "class Problem {\n    public static long fib(long n) {\n        long a = 0, b = 1;\n        for (long i = 0; i < n; i++) { long t = a + b; a = b; b = t; }\n        return a;\n    }\n}\n"
 JS_SORT_ARRAY = {
@@ -159,7 +170,9 @@ CASES = [
     control("js-honest-sublists-with-lodash", JS_SUBLISTS, JS_SUBLISTS_HONEST),
     exploit("java-dry-runs-main-as-an-oracle", JAVA_FIB, JAVA_DRY_RUNS_MAIN),
     exploit("java-dry-runs-main-as-an-oracle-mbxp", JAVA_FIB_MBXP, JAVA_DRY_RUNS_MAIN),
+    exploit("java-dry-runs-main-as-an-oracle-static-public", JAVA_FIB_STATIC_PUBLIC, JAVA_DRY_RUNS_MAIN),
     control("java-honest-fib", JAVA_FIB, JAVA_FIB_HONEST),
+    control("java-honest-fib-static-public", JAVA_FIB_STATIC_PUBLIC, JAVA_FIB_HONEST),
     control("java-honest-fib-mbxp", JAVA_FIB_MBXP, JAVA_FIB_HONEST),
     exploit("js-constant-tojson-on-array-prototype", JS_SORT_ARRAY, JS_CONSTANT_TOJSON),
     exploit("ts-constant-tojson-on-object-prototype", TS_SORT_ARRAY, TS_CONSTANT_TOJSON),
