@@ -110,7 +110,9 @@ Trust, per test type:
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
   the existing methods of the builtins read-only (``Array.prototype.every = ...``,
-  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing), and runs the test as
+  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing; nor can ``toJSON`` be
+  put on their prototypes: a constant one made ``JSON.stringify(f(x)) ===
+  JSON.stringify([...])`` hold for any answer), and runs the test as
   the body of a function whose parameters are a trusted ``require``, the real ``JSON``,
   ``Object`` and the other builtins (so ``var JSON = ...`` or a hoisted ``function
   require`` of the program shadows them for the program only); the trusted ``require``
