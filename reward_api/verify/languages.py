@@ -169,7 +169,10 @@ Java and node, a way to read the process's memory, reach the harness's locals or
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside
 its own ``doPrivileged`` (outside ``/proc`` and the build's folder), or a sloppy library the test calls that is not one of the
-modules it names, whose frames' ``.arguments`` a program's hook could reach; the gate's
+modules it names, whose frames' ``.arguments`` a program's hook could reach, or a ``Map``, ``Set`` or
+``Date`` of the program's that lodash's ``isEqual`` meets inside an array: its copies keep
+them as they are, so a setter of the program's handed the expected value could still
+change them before they are read; the gate's
 ``js-reads-a-file`` and ``java-reads-a-file`` rules are a second line there); a native
 program that returns into the harness
 past the test (its own return address replaced by the one into ``__wrap_main`` found up
