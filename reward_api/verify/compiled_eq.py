@@ -1620,10 +1620,21 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     value lodash compared with). These are refusals of what is named; what they do not name
     is open (``languages``' "Not covered").
 
-    ``Symbol.toStringTag``, ``Symbol.toPrimitive`` and ``Symbol.iterator`` of the builtin
-    prototypes cannot be redefined: node's ``deepEqual`` and lodash read
+    A test module's ``isEqual`` (lodash's) compares frozen copies of its two values, the
+    first one's taken first: lodash pushes ``[actual, expected]`` onto an array of its own
+    before it reads an element, and a setter the program put at ``Array.prototype[0]``
+    was handed the expected value and filled the actual from it. Arrays and objects are
+    copied as plain ones, boxed primitives boxed again; a ``Map``, ``Set``, ``Date``,
+    ``RegExp``, buffer or function goes through as it is (not covered: such a value of
+    the program's inside an array could still be changed by such a setter).
+
+    ``Symbol.toStringTag``, ``Symbol.toPrimitive``, ``Symbol.iterator`` and ``toJSON`` of
+    the builtin prototypes cannot be redefined: node's ``deepEqual`` and lodash read
     ``expected[Symbol.toStringTag]``, and a getter the program put on
-    ``Array.prototype`` or ``Number.prototype`` would be handed the expected value.
+    ``Array.prototype`` or ``Number.prototype`` would be handed the expected value;
+    ``JSON.stringify`` calls ``expected.toJSON``, and one the program put on
+    ``Array.prototype`` turned both sides of ``JSON.stringify(f(x)) ===
+    JSON.stringify([...])`` into the same constant (HumanEval-X's array checks).
 
     ``modules`` (``js_test_modules`` of the test) are loaded and frozen before the program
     runs, and the ``require`` the test gets answers each of them with that object, never
@@ -1752,9 +1763,67 @@ _JS_PRELUDE = r"""'use strict';
     } finally { strictly = false; }
     return require(m);  // it does not compile as strict code: as it is
   };
+  // lodash's isEqual pushes [actual, expected] onto an array of its own (its Stack)
+  // before it reads the elements: a setter of the program's at Array.prototype[0] was
+  // handed the expected value and filled the actual's inner arrays from it. So it compares
+  // frozen copies, the actual's taken first (before anything of the expected is read):
+  // arrays and objects as plain ones (own enumerable keys, holes as undefined), boxed
+  // primitives boxed again; what the copy cannot hold (Map, Set, Date, RegExp, buffers,
+  // functions) goes through as it is.
+  const snapshot = (() => {
+    const { isArray } = Array;
+    const { ownKeys, get, apply, defineProperty } = Reflect;
+    const gopd = Object.getOwnPropertyDescriptor, freeze = Object.freeze, create = Object.create;
+    const protoOf = Object.getPrototypeOf, ObjectC = Object, ObjectProto = Object.prototype;
+    const isView = ArrayBuffer.isView;
+    const boxes = [[Number, Number.prototype.valueOf], [String, String.prototype.valueOf],
+      [Boolean, Boolean.prototype.valueOf], [Object, BigInt.prototype.valueOf], [Object, Symbol.prototype.valueOf]];
+    const brands = [Map.prototype.has, Set.prototype.has, WeakMap.prototype.has, WeakSet.prototype.has,
+      Date.prototype.getTime, gopd(RegExp.prototype, 'source').get, gopd(ArrayBuffer.prototype, 'byteLength').get];
+    const SafeMap = Map, mapGet = Map.prototype.get, mapSet = Map.prototype.set, mapHas = Map.prototype.has;
+    const own = (o, k, v) => defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+    const copy = (v, seen) => {
+      if (v === null || typeof v !== 'object') return v;
+      if (apply(mapHas, seen, [v])) return apply(mapGet, seen, [v]);
+      if (isView(v)) return v;
+      for (const [Box, valueOf] of boxes) {
+        let p, boxed = false;
+        try { p = apply(valueOf, v, []); boxed = true; } catch (e) {}
+        if (boxed) { const out = freeze(Box === ObjectC ? ObjectC(p) : new Box(p)); apply(mapSet, seen, [v, out]); return out; }
+      }
+      for (const brand of brands) {
+        let branded = false;
+        try { apply(brand, v, []); branded = true; } catch (e) {}
+        if (branded) return v;
+      }
+      if (isArray(v)) {
+        const out = [];
+        apply(mapSet, seen, [v, out]);
+        const n = get(v, 'length');
+        if (typeof n !== 'number' || !(n >= 0 && n <= 4294967295)) throw new TypeError('codereward: an array without a length');
+        for (let i = 0; i < n; i++) own(out, i, copy(get(v, i), seen));
+        return freeze(out);
+      }
+      const out = create(protoOf(v) === null ? null : ObjectProto);
+      apply(mapSet, seen, [v, out]);
+      for (const k of ownKeys(v)) {
+        const d = gopd(v, k);
+        if (d && d.enumerable) own(out, k, copy(get(v, k), seen));
+      }
+      return freeze(out);
+    };
+    return (v) => copy(v, new SafeMap());
+  })();
+  const applyTo = Reflect.apply;
+  const guardEqual = (isEqual) => function isEqualOnCopies(a, b, ...rest) {
+    const x = snapshot(a);
+    const y = snapshot(b);
+    return applyTo(isEqual, this, [x, y, ...rest]);
+  };
   for (const m of MODULES) {
     try {
       const x = builtins.has(m) || m.startsWith('node:') ? require(m) : loadStrict(m);
+      if (x && typeof x.isEqual === 'function' && !Object.isFrozen(x)) x.isEqual = guardEqual(x.isEqual);
       Object.freeze(x);
       if (x && x.strict) Object.freeze(x.strict);
       trusted[m] = x;
@@ -1782,7 +1851,10 @@ _JS_PRELUDE = r"""'use strict';
   // expected[Symbol.toStringTag]). Existing ones are fixed; missing ones become accessors
   // that answer undefined (what the lookup found before) and whose setter makes the
   // assigned value an own property of the receiver, as a plain assignment would.
-  const hooks = [Symbol.toStringTag, Symbol.toPrimitive, Symbol.iterator];
+  // toJSON too: JSON.stringify looks it up on the expected value, and a toJSON the program
+  // put on Array.prototype made JSON.stringify(f(x)) === JSON.stringify([...]) hold for
+  // any answer (both sides became the same constant).
+  const hooks = [Symbol.toStringTag, Symbol.toPrimitive, Symbol.iterator, 'toJSON'];
   const protos = [Object, Function, Array, String, Number, Boolean, Symbol, BigInt, Map, Set,
     WeakMap, WeakSet, Promise, Date, RegExp, Error, ArrayBuffer, DataView,
     Object.getPrototypeOf(Int8Array)].map((C) => C.prototype);
@@ -1832,7 +1904,9 @@ _JS_PRELUDE = r"""'use strict';
   const end = main.lastIndexOf(')');
   const expected = at < 0 || end < at ? null : main.slice(at + 9, end);
   let ran = false;
-  Object.defineProperty(globalThis, '__cr_run', {
+  // On Object.prototype (which no program can replace or re-prototype), so the unit's
+  // `({}).__cr_run(...)` reaches this function whatever names the program declares.
+  Object.defineProperty(Object.prototype, '__cr_run', {
     value: function (test) {
       if (ran || typeof test !== 'function' || apply(text, test, []) !== expected) {
         throw new Error('codereward: this is not the test');

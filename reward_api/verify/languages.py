@@ -49,7 +49,10 @@ Trust, per test type:
   libtest orders tests by path) and the process exited 0 within its limits. So an early exit (``exit(0)`` in a
   global constructor, static block, ``init``, exit handler, shutdown hook, panic hook, or
   ``process.exit`` anywhere) is never a pass, and a program that writes on fd 3 itself
-  spoils its own report. A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  spoils its own report. Java's test ``main`` runs once: its first statement is a
+  call of the harness's ``enter``, which halts the process when it is entered again (a
+  program ran ``Main.main`` itself once per guess, caught the ``AssertionError`` and
+  learned from how far each dry run got which guess passed). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
@@ -71,7 +74,10 @@ Trust, per test type:
   a security manager before the test (``_java_guard``: no file under ``/proc``, no
   process, link, native library, reflection past access checks, restricted package,
   class loader, management, attach or socket for the program's and the test's code; the
-  JDK's own privileged actions unchanged), node's prelude guards the file system binding
+  JDK's own privileged actions unchanged, except that a file under ``/proc`` or in the
+  build's folder opens there only for the class loader: ``java.util.Currency`` read
+  ``Main.class`` as the properties file named by ``java.util.currency.data`` and logged
+  the test's literals), node's prelude guards the file system binding
   (nothing under ``/proc``, no link) and refuses child processes, worker threads, native
   addons, WASI, the inspector's sessions (however the module is loaded) and ``SIGUSR1``.
   Both also keep the test's own text from the program, which answered each call with the
@@ -116,7 +122,9 @@ Trust, per test type:
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
   the existing methods of the builtins read-only (``Array.prototype.every = ...``,
-  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing), and runs the test as
+  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing; nor can ``toJSON`` be
+  put on their prototypes: a constant one made ``JSON.stringify(f(x)) ===
+  JSON.stringify([...])`` hold for any answer), and runs the test as
   the body of a function whose parameters are a trusted ``require``, the real ``JSON``,
   ``Object`` and the other builtins (so ``var JSON = ...`` or a hoisted ``function
   require`` of the program shadows them for the program only); the trusted ``require``
@@ -124,7 +132,10 @@ Trust, per test type:
   ``Module._load`` hold by then. A TypeScript test's ``import * as``, ``import x =
   require`` and ``import {...}`` lines become ``const`` declarations of that function
   (other imports stay at the top level). The prelude runs the function once, only if its
-  source text is the unit's, and reports when it returned.
+  source text is the unit's, and reports when it returned; the unit hands it over as
+  ``({}).__cr_run(...)``, a property the prelude fixes on ``Object.prototype``, never by
+  a name (a program's hoisted ``function __cr_run`` was handed the test's function, ran
+  it with a fake ``require`` that recorded the expected values, then answered from them).
 - Comparisons (``reward_api.verify.compiled_eq``): C++'s ``==``/``!=`` and Java's
   ``equals``/``Objects.equals`` in the test become calls of trusted per-build code that
   compares the standard library's types itself, so a global or ``std``-injected
@@ -154,7 +165,9 @@ Trust, per test type:
   ``#[export_name]``, ``#[link_section]``, ``asm!``, ``global_asm!``: a ``#[no_mangle] fn
   abort`` replaced the C library's for libtest); JavaScript/TypeScript: the builtins
   above, and a program that declares or assigns ``require`` is untrusted (TypeScript's
-  imports call the module's ``require``).
+  imports call the module's ``require``), and lodash's ``isEqual`` compares frozen copies
+  of its values (``js_prelude``: a setter at ``Array.prototype[0]`` was handed the
+  expected value that lodash pushed onto its own stack).
 
 What still runs beside the program, and why: the test code and the harness share the
 program's process, because these conventions call the program's functions in their own
@@ -177,8 +190,11 @@ openers refuse); in
 Java and node, a way to read the process's memory, reach the harness's locals or read
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside
-its own ``doPrivileged``, or a sloppy library the test calls that is not one of the
-modules it names, whose frames' ``.arguments`` a program's hook could reach; the gate's
+its own ``doPrivileged`` (outside ``/proc`` and the build's folder), or a sloppy library the test calls that is not one of the
+modules it names, whose frames' ``.arguments`` a program's hook could reach, or a ``Map``, ``Set`` or
+``Date`` of the program's that lodash's ``isEqual`` meets inside an array: its copies keep
+them as they are, so a setter of the program's handed the expected value could still
+change them before they are read; the gate's
 ``js-reads-a-file`` and ``java-reads-a-file`` rules are a second line there); a native
 program that returns into the harness
 past the test (its own return address replaced by the one into ``__wrap_main`` found up
@@ -490,6 +506,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
         test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
+        test = _java_enter_once(test, harness)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
     if language in ("javascript", "typescript"):
@@ -1123,6 +1140,27 @@ def _java_main_class(program: str) -> str:
     return "Main"
 
 
+_JAVA_TEST_CLASS = re.compile(r"\b(?:class|record|enum|interface)\s+Main\b")
+_JAVA_MAIN_BODY = re.compile(
+    r"(?:\b(?:public|protected|private|static|final|synchronized|strictfp)\s+)+void\s+main\s*\([^)]*\)[^{;]*\{"
+)
+
+
+def _java_enter_once(test: str, harness: str) -> str:
+    """``test`` with a call of the harness's ``enter`` first in its ``Main.main``, which
+    halts the process when the test's ``main`` is entered a second time: a program called
+    ``Main.main`` itself, once per guess of the next answer, caught the test's
+    ``AssertionError`` and learned from how far each dry run got which guess passed
+    (a yes/no oracle per assertion; booleans and small numbers fall to it in a few
+    thousand runs)."""
+    text = _JAVA_LITERAL.sub(lambda m: " " * len(m.group(0)), test)
+    cls = _JAVA_TEST_CLASS.search(text)
+    body = _JAVA_MAIN_BODY.search(text, cls.end() if cls else 0) or _JAVA_MAIN_BODY.search(text)
+    if body is None:
+        return test
+    return f"{test[: body.end()]} {harness}.enter();{test[body.end() :]}"
+
+
 def _java_run(main_class: str) -> tuple[str, ...]:
     return (*RECIPES["java"].run[:-1], main_class)
 
@@ -1148,9 +1186,15 @@ def _java_harness(name: str) -> str:
         "        java.nio.channels.FileChannel w = java.nio.channels.FileChannel.open(\n"
         '                java.nio.file.Path.of("/proc/self/fd/3"), java.nio.file.StandardOpenOption.WRITE);\n'
         f"        {name}Guard.install();\n"
+        "        entered = false;\n"
         "        Main.main(args);\n"
         "        while (out.hasRemaining()) w.write(out);\n"
         "        java.lang.Runtime.getRuntime().halt(0);\n"
+        "    }\n"
+        "    private static boolean entered = true;\n"
+        "    static void enter() {\n"
+        "        if (entered) java.lang.Runtime.getRuntime().halt(4);\n"
+        "        entered = true;\n"
         "    }\n}\n"
         f"{_java_guard(name + 'Guard')}"
     )
@@ -1169,8 +1213,11 @@ def _java_guard(name: str) -> str:
     with no security manager. Who asks is read from the stack, innermost frame first: a
     frame of a class the application loader defined (the program's, the test's, a lambda
     of theirs) refuses; a ``doPrivileged`` reached first ends the walk, and allows when
-    the JDK's own code called it (the lambda factory's reflection, a provider's lookup).
-    No policy file is read (a program could write one). A red team's program read the
+    the JDK's own code called it (the lambda factory's reflection, a provider's lookup),
+    except for a file under ``/proc`` or in the build's folder, which only the class
+    loader's frames (``jdk.internal.loader``) below that ``doPrivileged`` may open: a red
+    team's program pointed ``java.util.currency.data`` at ``Main.class``, and Currency's
+    privileged read logged the test's string literals as invalid keys. No policy file is read (a program could write one). A red team's program read the
     nonce from ``/proc/self/mem``."""
     return (
         '@java.lang.SuppressWarnings("removal")\n'
@@ -1184,7 +1231,8 @@ def _java_guard(name: str) -> str:
         "    static void install() throws java.io.IOException {\n"
         '        inside = (dir = new java.io.File(".").getCanonicalPath()).concat("/");\n'
         '        asked(new java.io.FilePermission("/proc/self/mem", "read"));\n'  # linked before
-        "        privileged();\n"
+        "        privileged(true);\n"
+        '        closed(new java.io.FilePermission("/proc", "read"));\n'
         f"        java.lang.System.setSecurityManager(new {name}());\n"
         "    }\n"
         "    private static boolean jdk(java.lang.Class<?> c) {\n"
@@ -1213,22 +1261,32 @@ def _java_guard(name: str) -> str:
         '            || kind.startsWith("java.lang.management.") || kind.startsWith("javax.management.")\n'
         '            || kind.startsWith("com.sun.") || kind.startsWith("jdk.") || kind.startsWith("sun.");\n'
         "    }\n"
-        "    private static boolean privileged() { return WALK.walk(new Walk()); }\n"
+        "    private static boolean closed(java.security.Permission p) {\n"
+        "        if (!(p instanceof java.io.FilePermission)) return false;\n"
+        "        try {\n"
+        "            java.lang.String what = new java.io.File(p.getName()).getCanonicalPath();\n"
+        '            return what.equals("/proc") || what.startsWith("/proc/") || what.equals(dir) || what.startsWith(inside);\n'
+        "        } catch (java.io.IOException e) { return true; }\n"
+        "    }\n"
+        "    private static boolean privileged(boolean loaderOnly) { return WALK.walk(new Walk(loaderOnly)); }\n"
         "    private static final class Walk implements java.util.function.Function<\n"
         "            java.util.stream.Stream<java.lang.StackWalker.StackFrame>, java.lang.Boolean> {\n"
+        "        private final boolean loaderOnly;\n"
+        "        Walk(boolean loaderOnly) { this.loaderOnly = loaderOnly; }\n"
         "        public java.lang.Boolean apply(java.util.stream.Stream<java.lang.StackWalker.StackFrame> frames) {\n"
-        "            boolean inPrivileged = false;\n"
+        "            boolean inPrivileged = false, loader = false;\n"
         "            for (java.util.Iterator<java.lang.StackWalker.StackFrame> it = frames.iterator(); it.hasNext(); ) {\n"
         "                java.lang.Class<?> c = it.next().getDeclaringClass();\n"
         f"                if (c == {name}.class || c == Walk.class) continue;\n"
         "                if (c == java.security.AccessController.class) { inPrivileged = true; continue; }\n"
-        "                if (inPrivileged || !jdk(c)) return inPrivileged && jdk(c);\n"
+        '                if (!inPrivileged && jdk(c) && c.getName().startsWith("jdk.internal.loader.")) loader = true;\n'
+        "                if (inPrivileged || !jdk(c)) return inPrivileged && jdk(c) && (loader || !loaderOnly);\n"
         "            }\n"
         "            return true;\n"
         "        }\n"
         "    }\n"
         "    @java.lang.Override public void checkPermission(java.security.Permission p) {\n"
-        "        if (asked(p) && !privileged()) throw new java.security.AccessControlException(\n"
+        "        if (asked(p) && !privileged(closed(p))) throw new java.security.AccessControlException(\n"
         '            "codereward: not available to the program: ".concat(p.toString()), p);\n'
         "    }\n"
         "    @java.lang.Override public void checkPermission(java.security.Permission p, java.lang.Object context) {\n"
@@ -1253,10 +1311,13 @@ def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
     ``import`` lines stay at the top level (where TypeScript requires them)."""
     imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
     params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
-    declare = "declare function __cr_run(test: Function): void;\n" if typescript else ""
-    if consts:  # still a module, as with its imports (not a script of global declarations)
-        declare += "export {};\n"
-    source = (f"{program}\n\n{declare}{imports}\n;__cr_run(function ({params}) {{\n"
+    declare = "export {};\n" if consts else ""  # still a module, as with its imports
+    # The call goes through an object literal's prototype, never through a name: a
+    # program's own ``function __cr_run`` (hoisted in the module's scope) was handed the
+    # test's function, ran it with a fake ``require`` whose assert recorded each expected
+    # value, then passed it on to the real one and answered from the record.
+    run = "(({}) as any).__cr_run" if typescript else "({}).__cr_run"
+    source = (f"{program}\n\n{declare}{imports}\n;{run}(function ({params}) {{\n"
               f"'use strict';\n{consts}\n{body}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
     prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test))
