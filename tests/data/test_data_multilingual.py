@@ -85,6 +85,18 @@ def test_humaneval_x_rust_prompt_gets_the_declaration_uses_without_missing_crate
     assert report["counts"]["rust_crate_uses_dropped"] == 6
 
 
+def test_humaneval_x_rust_prompt_of_the_published_shape_gets_the_declaration() -> None:
+    # CodeGeeX's published Rust prompt is the doc comment alone (Rust/9002 in the
+    # fixture): the signature is only in the declaration, and the harness builds
+    # declaration + prompt + completion; a program without it never compiled
+    problems, _, _ = _convert("humaneval_x")
+    prompt = problems["humaneval-x/Rust/9002"].prompt or ""
+    assert prompt.index("use std::{slice::Iter") < prompt.index("fn largest(v: Vec<i32>)")
+    assert prompt.index("fn largest(v: Vec<i32>)") < prompt.index("Return the largest element")
+    assert "use rand" not in prompt and "regex" not in prompt and "md5" not in prompt
+    assert prompt.count("fn largest") == 1
+
+
 def test_multipl_e_moves_the_closing_brace_from_the_test_to_the_program() -> None:
     rec = {"name": "HumanEval_1_f", "language": "cpp", "prompt": "long f(long x) {\n",
            "tests": "}\nint main() {\n    assert(f(1) == 2);\n}\n", "stop_tokens": ["\n}"]}  # fmt: skip

@@ -14,11 +14,13 @@ sample is ``prompt + completion`` (``humaneval_x_sample``).
 Per language: Go's prompt has no package clause and does not import what the test uses,
 so the problem's prompt starts with the record's ``test_setup`` when it has one, else
 ``package main`` and the imports of ``testing`` and testify's ``assert`` (the header
-CodeGeeX's harness adds). Rust's prompt has no ``use`` lines (its declaration has them, and canonical
-solutions rely on them), so the declaration's ``use`` lines start the problem's prompt;
-those naming crates the verifier's rustc does not have (``rand``, ``regex``, ``md5``) are
-dropped and counted, so a solution that needs one fails to compile, as it would without
-the crate.
+CodeGeeX's harness adds). Rust's prompt in CodeGeeX's data is the doc comment alone: the
+declaration holds the ``use`` lines (canonical solutions rely on them) and the signature,
+and the harness builds ``declaration + prompt + completion``, so the problem's prompt is
+the declaration then the prompt (a prompt that has its signature gets only the
+declaration's ``use`` lines in front); crate ``use`` lines naming crates the verifier's
+rustc does not have (``rand``, ``regex``, ``md5``) are dropped and counted, so a solution
+that needs one fails to compile, as it would without the crate.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ GO_HEADER = (
     'package main\n\nimport (\n    "testing"\n\n    "github.com/stretchr/testify/assert"\n)\n'
 )
 """What CodeGeeX's harness puts before a Go program: the test's package and imports."""
+_RUST_FN = re.compile(r"^[ \t]*(pub[ \t]+)?fn[ \t]+\w+", re.M)
 _RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
 
 
@@ -55,8 +58,13 @@ def problem_prompt(language: str, rec: dict[str, Any]) -> tuple[str, int]:
         prompt = (rec.get("test_setup") or GO_HEADER).rstrip("\n") + "\n\n" + prompt.lstrip("\n")
     dropped = 0
     if language == "rust":
-        if not re.search(r"^\s*use\s", prompt, re.M):  # the uses are in the declaration only
-            uses = re.findall(r"^[ \t]*use[ \t][^;]*;", str(rec.get("declaration") or ""), re.M)
+        declaration = str(rec.get("declaration") or "")
+        if not _RUST_FN.search(prompt) and _RUST_FN.search(declaration):
+            # CodeGeeX's published prompt is the doc comment only; the declaration holds
+            # the uses and the signature, and its harness builds declaration + prompt + code
+            prompt = declaration + prompt
+        elif not re.search(r"^\s*use\s", prompt, re.M):  # the uses are in the declaration only
+            uses = re.findall(r"^[ \t]*use[ \t][^;]*;", declaration, re.M)
             prompt = "".join(u.strip() + "\n" for u in uses) + prompt
         prompt, dropped = _RUST_CRATE_USE.subn("", prompt)
     return prompt, dropped
