@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 
 from reward_api.data.converters import convert
-from reward_api.data.converters.humaneval_x import GO_HEADER, humaneval_x_problem
+from reward_api.data.converters.humaneval_x import (
+    GO_HEADER,
+    humaneval_x_problem,
+    humaneval_x_sample,
+)
 from reward_api.data.converters.multipl_e import (
     COMPLETION_SUFFIX,
     multipl_e_problem,
@@ -75,6 +79,26 @@ def test_humaneval_x_go_prompt_gets_the_test_package_and_imports() -> None:
     assert p.prompt is not None and p.prompt.startswith(GO_HEADER.rstrip("\n"))
     assert p.reference == p.prompt + rec["canonical_solution"]
     assert p.tests[0].code == rec["test"]
+
+
+def test_humaneval_x_go_program_imports_what_the_completion_uses_as_the_harness_does() -> None:
+    # CodeGeeX's harness drops the prompt's import block and imports each package the
+    # completion uses that the test's setup does not: Go rejects an unused import (Go/27:
+    # "strings" imported, the canonical solution never uses it; the fixture's Go/9001
+    # likewise) and a repeated one (Go/32: the setup imports "math" too)
+    rec = {"task_id": "Go/32", "import": 'import (\n    "math"\n    "strings"\n)\n',
+           "prompt": 'import (\n    "math"\n    "strings"\n)\n\nfunc F(x float64) float64 {\n',
+           "test_setup": 'package main\n\nimport (\n    "testing"\n    "math"\n'
+                         '    "github.com/stretchr/testify/assert"\n)\n',
+           "canonical_solution": "    return math.Sqrt(x) + float64(len(fmt.Sprint(x)))\n}\n",
+           "test": "func TestF(t *testing.T) {\n    assert.Equal(t, 2.0, F(4))\n}\n"}  # fmt: skip
+    p = humaneval_x_problem(rec)
+    assert p.prompt is not None and rec["prompt"] in p.prompt  # what the model is shown
+    ref = p.reference or ""
+    assert ref.startswith(rec["test_setup"]) and ref.endswith(rec["canonical_solution"])
+    assert ref.count('"math"') == 1 and '"strings"' not in ref
+    assert 'import (\n    "fmt"\n)\n' in ref
+    assert humaneval_x_sample(p, rec["canonical_solution"]).code == ref
 
 
 def test_humaneval_x_rust_prompt_gets_the_declaration_uses_without_missing_crates() -> None:

@@ -9,12 +9,15 @@ shape (CONTRACT.md, "Other languages"): a ``main`` with ``assert``s in C++, a ``
 class Main`` in Java, ``console.assert`` calls in JavaScript, ``func TestX(t *testing.T)``
 with testify's ``assert`` in Go, ``#[cfg(test)] mod tests`` in Rust. One assert test per
 problem, the record's ``test``; the reference is ``prompt + canonical_solution`` and a
-sample is ``prompt + completion`` (``humaneval_x_sample``).
+sample is ``prompt + completion`` (``humaneval_x_sample``; Go: see below).
 
 Per language: Go's prompt has no package clause and does not import what the test uses,
 so the problem's prompt starts with the record's ``test_setup`` when it has one, else
 ``package main`` and the imports of ``testing`` and testify's ``assert`` (the header
-CodeGeeX's harness adds). Rust's prompt in CodeGeeX's data is the doc comment alone: the
+CodeGeeX's harness adds); its programs (reference and samples, ``program``) are built as
+that harness builds them: the setup, an import of each package the completion uses, then
+the prompt without its own import block, which would leave a package unused or import it
+twice. Rust's prompt in CodeGeeX's data is the doc comment alone: the
 declaration holds the ``use`` lines (canonical solutions rely on them) and the signature,
 and the harness builds ``declaration + prompt + completion``, so the problem's prompt is
 the declaration then the prompt (a prompt that has its signature gets only the
@@ -38,6 +41,9 @@ GO_HEADER = (
     'package main\n\nimport (\n    "testing"\n\n    "github.com/stretchr/testify/assert"\n)\n'
 )
 """What CodeGeeX's harness puts before a Go program: the test's package and imports."""
+GO_PACKAGES = ("math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort",
+               "math/rand", "crypto/md5")  # fmt: skip
+"""The packages CodeGeeX's harness imports for a Go completion that uses them."""
 _RUST_FN = re.compile(r"^[ \t]*(pub[ \t]+)?fn[ \t]+\w+", re.M)
 _RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
 
@@ -77,22 +83,41 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
         raise ValueError(f"{rec['task_id']}: not a HumanEval-X language we judge")
     prompt, _ = problem_prompt(language, rec)
     canonical = rec.get("canonical_solution")
-    return Problem(
+    metadata: dict[str, Any] = {"task_id": rec["task_id"]}
+    if language == "go" and rec.get("import"):
+        metadata["go_setup"] = str(rec.get("test_setup") or GO_HEADER)
+        metadata["go_prompt"] = str(rec["prompt"]).replace(str(rec["import"]), "")
+    problem = Problem(
         id=problem_id(rec["task_id"]),
         language=language,
         prompt=prompt,
         tests=[AssertTest(code=rec["test"])],
-        reference=prompt + canonical if canonical else None,
         source="humaneval-x",
-        metadata={"task_id": rec["task_id"]},
+        metadata=metadata,
     )
+    if canonical:
+        problem.reference = program(problem, canonical)
+    return problem
+
+
+def program(problem: Problem, completion: str) -> str:
+    """The whole program of a completion: ``prompt + completion``; Go as CodeGeeX's harness
+    builds it: the test's setup, an import of each of ``GO_PACKAGES`` the completion uses
+    (``pkg.``) that the setup does not import, then the prompt without its own import
+    block (Go rejects an import left unused, and one the setup repeats)."""
+    md = problem.metadata or {}
+    if problem.language != "go" or "go_prompt" not in md:
+        return (problem.prompt or "") + completion
+    setup = md["go_setup"]
+    used = [f'"{pkg}"' for pkg in GO_PACKAGES
+            if f'"{pkg}"' not in setup and pkg.split("/")[-1] + "." in completion]  # fmt: skip
+    imports = "import (\n" + "".join(f"    {u}\n" for u in used) + ")\n" if used else ""
+    return setup + "\n" + imports + "\n" + md["go_prompt"] + completion
 
 
 def humaneval_x_sample(problem: Problem, completion: str, sample_id: str | None = None) -> Sample:
     """A model's completion (the body after the prompt) as a sample of the whole program."""
-    return Sample(
-        problem_id=problem.id, sample_id=sample_id, code=(problem.prompt or "") + completion
-    )
+    return Sample(problem_id=problem.id, sample_id=sample_id, code=program(problem, completion))
 
 
 def convert_humaneval_x(records: list[dict[str, Any]], conv: Conversion) -> None:
