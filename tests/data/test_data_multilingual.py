@@ -81,6 +81,15 @@ def test_humaneval_x_go_prompt_gets_the_test_package_and_imports() -> None:
     assert p.tests[0].code == rec["test"]
 
 
+def test_humaneval_x_cpp_entry_point_is_the_prompts_function() -> None:
+    # the test calls it; CPP/23's is ``strlen``, a library name, which the verifier's
+    # check of what the program defines lets through for the entry point only
+    problems, _, _ = _convert("humaneval_x")
+    assert problems["humaneval-x/CPP/9001"].entry_points == ["sum_squares"]
+    assert problems["humaneval-x/CPP/9002"].entry_points == ["is_palindrome"]
+    assert problems["humaneval-x/Rust/9001"].entry_points is None
+
+
 def test_humaneval_x_go_program_imports_what_the_completion_uses_as_the_harness_does() -> None:
     # CodeGeeX's harness drops the prompt's import block and imports each package the
     # completion uses that the test's setup does not: Go rejects an unused import (Go/27:

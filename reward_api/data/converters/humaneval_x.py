@@ -44,6 +44,9 @@ GO_HEADER = (
 GO_PACKAGES = ("math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort",
                "math/rand", "crypto/md5")  # fmt: skip
 """The packages CodeGeeX's harness imports for a Go completion that uses them."""
+_CPP_FUNCTION = re.compile(r"(\w+)\s*\([^;{}()]*\)\s*\{")
+"""A C++ function definition's name; the prompt's last is the entry point, the function
+the test calls (CPP/23's is ``strlen``: the library's name, the test's own function)."""
 _RUST_FN = re.compile(r"^[ \t]*(pub[ \t]+)?fn[ \t]+\w+", re.M)
 _RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
 
@@ -84,6 +87,7 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
     prompt, _ = problem_prompt(language, rec)
     canonical = rec.get("canonical_solution")
     metadata: dict[str, Any] = {"task_id": rec["task_id"]}
+    entry = [m.group(1) for m in _CPP_FUNCTION.finditer(prompt)][-1:] if language == "cpp" else []
     if language == "go" and rec.get("import"):
         metadata["go_setup"] = str(rec.get("test_setup") or GO_HEADER)
         metadata["go_prompt"] = str(rec["prompt"]).replace(str(rec["import"]), "")
@@ -92,6 +96,7 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
         language=language,
         prompt=prompt,
         tests=[AssertTest(code=rec["test"])],
+        entry_points=entry or None,
         source="humaneval-x",
         metadata=metadata,
     )
