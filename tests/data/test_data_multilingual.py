@@ -108,6 +108,11 @@ def test_humaneval_x_go_program_imports_what_the_completion_uses_as_the_harness_
     assert ref.count('"math"') == 1 and '"strings"' not in ref
     assert 'import (\n    "fmt"\n)\n' in ref
     assert humaneval_x_sample(p, rec["canonical_solution"]).code == ref
+    # Go/17: no import block at all, and the canonical solution uses strings
+    bare = {**rec, "import": "", "prompt": "func F(s string) int {\n",
+            "canonical_solution": "    return len(strings.Fields(s))\n}\n"}  # fmt: skip
+    ref = humaneval_x_problem(bare).reference or ""
+    assert 'import (\n    "strings"\n)\n' in ref and ref.startswith(rec["test_setup"])
 
 
 def test_humaneval_x_rust_prompt_gets_the_declaration_uses_without_missing_crates() -> None:

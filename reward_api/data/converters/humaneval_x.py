@@ -88,9 +88,9 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
     canonical = rec.get("canonical_solution")
     metadata: dict[str, Any] = {"task_id": rec["task_id"]}
     entry = [m.group(1) for m in _CPP_FUNCTION.finditer(prompt)][-1:] if language == "cpp" else []
-    if language == "go" and rec.get("import"):
+    if language == "go":  # also with no import block (Go/17's completion uses strings)
         metadata["go_setup"] = str(rec.get("test_setup") or GO_HEADER)
-        metadata["go_prompt"] = str(rec["prompt"]).replace(str(rec["import"]), "")
+        metadata["go_prompt"] = str(rec["prompt"]).replace(str(rec.get("import") or ""), "")
     problem = Problem(
         id=problem_id(rec["task_id"]),
         language=language,
