@@ -44,6 +44,7 @@ GO_HEADER = (
 GO_PACKAGES = ("math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort",
                "math/rand", "crypto/md5")  # fmt: skip
 """The packages CodeGeeX's harness imports for a Go completion that uses them."""
+_GO_IMPORT = re.compile(r'^import[ \t]*(?:\([^)]*\)|"[^"\n]*")[ \t]*\n?', re.M)
 _CPP_FUNCTION = re.compile(r"(\w+)\s*\([^;{}()]*\)\s*\{")
 """A C++ function definition's name; the prompt's last is the entry point, the function
 the test calls (CPP/23's is ``strlen``: the library's name, the test's own function)."""
@@ -90,7 +91,9 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
     entry = [m.group(1) for m in _CPP_FUNCTION.finditer(prompt)][-1:] if language == "cpp" else []
     if language == "go":  # also with no import block (Go/17's completion uses strings)
         metadata["go_setup"] = str(rec.get("test_setup") or GO_HEADER)
-        metadata["go_prompt"] = str(rec["prompt"]).replace(str(rec.get("import") or ""), "")
+        own = str(rec.get("import") or "")
+        go_prompt = str(rec["prompt"]).replace(own, "") if own else str(rec["prompt"])
+        metadata["go_prompt"] = _GO_IMPORT.sub("", go_prompt)  # a block the field misses
     problem = Problem(
         id=problem_id(rec["task_id"]),
         language=language,
