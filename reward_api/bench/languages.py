@@ -10,7 +10,8 @@ MBXP has neither) are judged twice in the same run:
   cell) with the trusted harness around the test;
 - plain: ``sandbox_images/runtime/toolchains.py`` under ``chroot`` into the same runtime
   root (same compiler, no namespace, no limits but a wall clock): the program and the test
-  as one file, compiled, run once; it passes when both exit 0.
+  as one file, compiled, run once; it passes when both exit 0 (and, in JavaScript and
+  TypeScript, no ``console.assert`` failed: ``plain_passed``).
 
 ``agreement`` returns per-sample verdicts of both and the wall times, which the agreement
 test (tests/languages/test_agreement.py) compares. ``bench_languages`` prints, per
@@ -209,11 +210,7 @@ def agreement(
     t0 = time.perf_counter()
     plain = tc.run_chrooted(str(languages.default_root(language)), tc.with_server_source(job))
     plain_s = time.perf_counter() - t0
-    plain_ok = [
-        bool(r["compiles"]) and all(c["rc"] == 0 for c in r["compiles"])
-        and bool(r["runs"]) and all(x["rc"] == 0 for x in r["runs"])
-        for r in plain["programs"]
-    ]  # fmt: skip
+    plain_ok = [plain_passed(language, r) for r in plain["programs"]]
     return Agreement(
         language=language,
         ids=[s.problem_id for _, s in pairs],
@@ -225,6 +222,18 @@ def agreement(
         compile_s=compile_s,
         plain_compile_s=[c["time_s"] for r in plain["programs"] for c in r["compiles"]],
     )
+
+
+def plain_passed(language: str, program: dict[str, Any]) -> bool:
+    """Whether a plain run (one program of ``toolchains.run_job``'s answer) passed: it
+    compiled and every run exited 0; JavaScript and TypeScript also without a failed
+    ``console.assert``, which prints ``Assertion failed`` and exits 0 (HumanEval-X's
+    tests are such calls, and its harness fails a run that wrote to stderr)."""
+    ok = bool(program["compiles"]) and all(c["rc"] == 0 for c in program["compiles"])
+    ok = ok and bool(program["runs"]) and all(x["rc"] == 0 for x in program["runs"])
+    if language in ("javascript", "typescript"):
+        ok = ok and not any("Assertion failed" in x.get("stderr", "") for x in program["runs"])
+    return ok
 
 
 def _own_cpu_cgroup(v1: bool) -> Path:

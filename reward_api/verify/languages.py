@@ -437,6 +437,11 @@ class Unit:
     program: str | None = None
     """A C/C++ assert unit's program alone, which its build checks for what it defines
     (``_c_assert_build``): never the test."""
+    entry_points: tuple[str, ...] = ()
+    """A C++ assert unit's entry points (the problem's): a C++ function of the program
+    with one of these names is the function the test calls, not a library function's
+    stand-in, though a library function has that name (HumanEval-X's ``int
+    strlen(string)``); its mangled symbol is still checked (``_c_assert_build``)."""
 
     def reported(self, channel: object) -> bool:
         """Whether the pass channel holds exactly the expected report."""
@@ -498,7 +503,9 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         unit = _c_unit(program, test, cpp, tag, frozenset(entry_points))
         files = {RECIPES[language].source: unit, **wrap}
         untrusted = included_untrusted(program) or line_marker_untrusted(program)
-        return Unit(language, files, RECIPES[language].run, nonce, untrusted, program=program)
+        entry = tuple(sorted(e for e in entry_points if _C_NAME.fullmatch(e))) if cpp else ()
+        return Unit(language, files, RECIPES[language].run, nonce, untrusted, program=program,
+                    entry_points=entry)  # fmt: skip
     if language == "java":
         refused = compiled_eq.java_refused(program)
         if refused is not None:
@@ -690,7 +697,7 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
-        f"{_C_EARLY_CHECK}{check}{_c_defines_check(cc)}"
+        f"{_C_EARLY_CHECK}{check}{_c_defines_check(cc, unit.entry_points)}"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
@@ -730,11 +737,15 @@ same libraries: a test keeps the two equal). Reading the four libraries' dynamic
 tables per build was most of what a C assert build paid beyond plain gcc."""
 
 
-def _c_defines_check(cc: str) -> str:
+_C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _c_defines_check(cc: str, entry_points: tuple[str, ...] = ()) -> str:
     return (
         _C_DEFINES_CHECK.replace("LIBRARY_SYMBOLS", C_LIBRARY_SYMBOLS)
         .replace("LIBRARIES", " ".join(C_LIBRARIES))
         .replace("CC", shlex.quote(cc))
+        .replace("ENTRY", shlex.quote(" " + " ".join(entry_points) + " "))
     )
 
 
@@ -745,14 +756,17 @@ if [ ! -s "$L" ]; then  # a root built before the list was (the same list, made 
   done | awk 'NF == 3 && $2 ~ /^[TtWwi]$/ { sub(/@.*/, "", $3); print $3 }' | LC_ALL=C sort -u > cr_libs
   L=cr_libs
 fi
-nm --defined-only main.o | awk 'NF == 3 && ($2 ~ /^[Tti]$/ || ($2 ~ /^[Ww]$/ && $3 !~ /^_Z/)) { print $3
-  if ($2 !~ /^[Ww]$/ && match($3, /^_ZL?[0-9]+/)) { n = substr($3, 1, RLENGTH); sub(/^_ZL?/, "", n); print substr($3, RLENGTH + 1, n + 0) } }' | LC_ALL=C sort -u > cr_own
+nm --defined-only main.o | awk -v entry=ENTRY 'NF == 3 && ($2 ~ /^[Tti]$/ || ($2 ~ /^[Ww]$/ && $3 !~ /^_Z/)) { print $3
+  if ($2 !~ /^[Ww]$/ && match($3, /^_ZL?[0-9]+/)) { n = substr($3, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr($3, RLENGTH + 1, n + 0)
+    if (index(entry, " " b " ") == 0) print b } }' | LC_ALL=C sort -u > cr_own
 if [ -n "$(LC_ALL=C comm -12 cr_own "$L" | head -c 1)" ]; then
   echo "codereward: the program defines functions of the C or C++ library, which the test would call instead:" $(LC_ALL=C comm -12 cr_own "$L" | head -n 5) >&2
   exit 1
 fi
 """
-"""Shell (``_c_defines_check`` fills it in): the build fails when the unit's object (for C
+"""Shell (``_c_defines_check`` fills it in; a C++ function named as one of the unit's
+``entry_points`` is checked by its mangled symbol alone, not its bare name): the build
+fails when the unit's object (for C
 compiled with every static and inline function kept: one the optimizer inlined would leave
 no symbol) defines a function that the C, math, C++ or GCC runtime library exports (the
 root's ``C_LIBRARY_SYMBOLS``, or the same list read from the libraries where the root

@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 
 from reward_api.data.converters import convert
-from reward_api.data.converters.humaneval_x import GO_HEADER, humaneval_x_problem
+from reward_api.data.converters.humaneval_x import (
+    GO_HEADER,
+    humaneval_x_problem,
+    humaneval_x_sample,
+)
 from reward_api.data.converters.multipl_e import (
     COMPLETION_SUFFIX,
     multipl_e_problem,
@@ -73,8 +77,45 @@ def test_humaneval_x_go_prompt_gets_the_test_package_and_imports() -> None:
            "test": "func TestF(t *testing.T) {\n    assert.Equal(t, 1, F())\n}\n"}  # fmt: skip
     p = humaneval_x_problem(rec)
     assert p.prompt is not None and p.prompt.startswith(GO_HEADER.rstrip("\n"))
-    assert p.reference == p.prompt + rec["canonical_solution"]
+    # the program imports what the completion uses, once (the prompt's block is dropped)
+    assert (p.reference or "").startswith(GO_HEADER)
+    assert (p.reference or "").endswith("func F() int {\n" + rec["canonical_solution"])
+    assert (p.reference or "").count('"strings"') == 1
     assert p.tests[0].code == rec["test"]
+
+
+def test_humaneval_x_cpp_entry_point_is_the_prompts_function() -> None:
+    # the test calls it; CPP/23's is ``strlen``, a library name, which the verifier's
+    # check of what the program defines lets through for the entry point only
+    problems, _, _ = _convert("humaneval_x")
+    assert problems["humaneval-x/CPP/9001"].entry_points == ["sum_squares"]
+    assert problems["humaneval-x/CPP/9002"].entry_points == ["is_palindrome"]
+    assert problems["humaneval-x/Rust/9001"].entry_points is None
+
+
+def test_humaneval_x_go_program_imports_what_the_completion_uses_as_the_harness_does() -> None:
+    # CodeGeeX's harness drops the prompt's import block and imports each package the
+    # completion uses that the test's setup does not: Go rejects an unused import (Go/27:
+    # "strings" imported, the canonical solution never uses it; the fixture's Go/9001
+    # likewise) and a repeated one (Go/32: the setup imports "math" too)
+    rec = {"task_id": "Go/32", "import": 'import (\n    "math"\n    "strings"\n)\n',
+           "prompt": 'import (\n    "math"\n    "strings"\n)\n\nfunc F(x float64) float64 {\n',
+           "test_setup": 'package main\n\nimport (\n    "testing"\n    "math"\n'
+                         '    "github.com/stretchr/testify/assert"\n)\n',
+           "canonical_solution": "    return math.Sqrt(x) + float64(len(fmt.Sprint(x)))\n}\n",
+           "test": "func TestF(t *testing.T) {\n    assert.Equal(t, 2.0, F(4))\n}\n"}  # fmt: skip
+    p = humaneval_x_problem(rec)
+    assert p.prompt is not None and rec["prompt"] in p.prompt  # what the model is shown
+    ref = p.reference or ""
+    assert ref.startswith(rec["test_setup"]) and ref.endswith(rec["canonical_solution"])
+    assert ref.count('"math"') == 1 and '"strings"' not in ref
+    assert 'import (\n    "fmt"\n)\n' in ref
+    assert humaneval_x_sample(p, rec["canonical_solution"]).code == ref
+    # Go/17: no import block at all, and the canonical solution uses strings
+    bare = {**rec, "import": "", "prompt": "func F(s string) int {\n",
+            "canonical_solution": "    return len(strings.Fields(s))\n}\n"}  # fmt: skip
+    ref = humaneval_x_problem(bare).reference or ""
+    assert 'import (\n    "strings"\n)\n' in ref and ref.startswith(rec["test_setup"])
 
 
 def test_humaneval_x_rust_prompt_gets_the_declaration_uses_without_missing_crates() -> None:
@@ -83,6 +124,18 @@ def test_humaneval_x_rust_prompt_gets_the_declaration_uses_without_missing_crate
     assert "use std::{slice::Iter" in prompt and "HashMap" in prompt
     assert "rand" not in prompt and "regex" not in prompt and "md5" not in prompt
     assert report["counts"]["rust_crate_uses_dropped"] == 6
+
+
+def test_humaneval_x_rust_prompt_of_the_published_shape_gets_the_declaration() -> None:
+    # CodeGeeX's published Rust prompt is the doc comment alone (Rust/9002 in the
+    # fixture): the signature is only in the declaration, and the harness builds
+    # declaration + prompt + completion; a program without it never compiled
+    problems, _, _ = _convert("humaneval_x")
+    prompt = problems["humaneval-x/Rust/9002"].prompt or ""
+    assert prompt.index("use std::{slice::Iter") < prompt.index("fn largest(v: Vec<i32>)")
+    assert prompt.index("fn largest(v: Vec<i32>)") < prompt.index("Return the largest element")
+    assert "use rand" not in prompt and "regex" not in prompt and "md5" not in prompt
+    assert prompt.count("fn largest") == 1
 
 
 def test_multipl_e_moves_the_closing_brace_from_the_test_to_the_program() -> None:

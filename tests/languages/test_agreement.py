@@ -48,3 +48,19 @@ def test_a_subset_of_model_samples_agrees_with_plain_execution(language: str) ->
 @pytest.mark.parametrize("language", sorted(bench.FILES))
 def test_every_model_sample_agrees_with_plain_execution(language: str) -> None:
     _check(language, None, workers=2)
+
+
+def test_a_failed_console_assert_fails_the_plain_run() -> None:
+    # HumanEval-X's JavaScript tests are console.assert calls, which print "Assertion
+    # failed" and exit 0: the canonical JavaScript/112 and /155 are wrong, the verifier
+    # says wrong_answer, and a plain run that looked at the exit code alone passed them
+    def run(rc: int, stderr: str) -> dict:
+        return {"compiles": [{"rc": 0}], "runs": [{"rc": rc, "stderr": stderr}]}
+
+    assert bench.plain_passed("javascript", run(0, ""))
+    assert not bench.plain_passed("javascript", run(0, "Assertion failed\n"))
+    assert not bench.plain_passed("javascript", run(1, ""))
+    assert bench.plain_passed("go", run(0, "Assertion failed\n"))
+    compiled = {"compiles": [{"rc": 0}], "runs": [{"rc": 0, "stderr": ""}]}
+    assert bench.plain_passed("cpp", compiled)
+    assert not bench.plain_passed("cpp", {**compiled, "compiles": [{"rc": 1}]})

@@ -138,6 +138,30 @@ def test_each_assert_test_is_its_own_build(verifier: Verifier) -> None:
     assert verifier.builds_compiled - before == 3
 
 
+def test_a_cpp_entry_point_named_as_a_library_function_is_the_tests_to_call(
+    verifier: Verifier,
+) -> None:
+    # HumanEval-X CPP/23: the entry point is ``int strlen(string str)``, an overload of the
+    # library's name, and the test calls ``strlen``; plain execution passes it. The check
+    # of what the program defines read the mangled symbol's bare name and refused it; the
+    # problem's entry point is now checked by its mangled symbol alone, and a C-linkage
+    # definition of the library's own symbol stays refused
+    _needs("cpp")
+    test = 'int main(){\n    assert (strlen("") == 0);\n    assert (strlen("asdasnakj") == 9);\n}\n'
+    problem = {"language": "cpp", "entry_points": ["strlen"],
+               "tests": [{"type": "assert", "code": test}]}  # fmt: skip
+    honest = "#include<stdio.h>\n#include<string>\nusing namespace std;\n"
+    honest += "int strlen(string str){\n    return str.length();\n}\n"
+    assert run(verifier, problem, honest).accepted
+    guarded = run(verifier, {**problem, "entry_points": None}, honest)
+    assert guarded.verdict == Verdict.compile_error
+    assert "library" in (guarded.tests[0].detail or "")
+    c_linkage = (
+        '#include<stddef.h>\nextern "C" size_t strlen(const char *s){ return s[0] ? 9 : 0; }\n'
+    )
+    assert run(verifier, problem, c_linkage).verdict == Verdict.compile_error
+
+
 def test_a_host_file_included_at_compile_time_is_not_there(verifier: Verifier) -> None:
     _needs("cpp")
     secret = Path(__file__).resolve()  # exists on the host, not in the runtime root

@@ -9,16 +9,21 @@ shape (CONTRACT.md, "Other languages"): a ``main`` with ``assert``s in C++, a ``
 class Main`` in Java, ``console.assert`` calls in JavaScript, ``func TestX(t *testing.T)``
 with testify's ``assert`` in Go, ``#[cfg(test)] mod tests`` in Rust. One assert test per
 problem, the record's ``test``; the reference is ``prompt + canonical_solution`` and a
-sample is ``prompt + completion`` (``humaneval_x_sample``).
+sample is ``prompt + completion`` (``humaneval_x_sample``; Go: see below).
 
 Per language: Go's prompt has no package clause and does not import what the test uses,
 so the problem's prompt starts with the record's ``test_setup`` when it has one, else
 ``package main`` and the imports of ``testing`` and testify's ``assert`` (the header
-CodeGeeX's harness adds). Rust's prompt has no ``use`` lines (its declaration has them, and canonical
-solutions rely on them), so the declaration's ``use`` lines start the problem's prompt;
-those naming crates the verifier's rustc does not have (``rand``, ``regex``, ``md5``) are
-dropped and counted, so a solution that needs one fails to compile, as it would without
-the crate.
+CodeGeeX's harness adds); its programs (reference and samples, ``program``) are built as
+that harness builds them: the setup, an import of each package the completion uses, then
+the prompt without its own import block, which would leave a package unused or import it
+twice. Rust's prompt in CodeGeeX's data is the doc comment alone: the
+declaration holds the ``use`` lines (canonical solutions rely on them) and the signature,
+and the harness builds ``declaration + prompt + completion``, so the problem's prompt is
+the declaration then the prompt (a prompt that has its signature gets only the
+declaration's ``use`` lines in front); crate ``use`` lines naming crates the verifier's
+rustc does not have (``rand``, ``regex``, ``md5``) are dropped and counted, so a solution
+that needs one fails to compile, as it would without the crate.
 """
 
 from __future__ import annotations
@@ -36,6 +41,14 @@ GO_HEADER = (
     'package main\n\nimport (\n    "testing"\n\n    "github.com/stretchr/testify/assert"\n)\n'
 )
 """What CodeGeeX's harness puts before a Go program: the test's package and imports."""
+GO_PACKAGES = ("math", "strings", "fmt", "strconv", "time", "bytes", "regexp", "sort",
+               "math/rand", "crypto/md5")  # fmt: skip
+"""The packages CodeGeeX's harness imports for a Go completion that uses them."""
+_GO_IMPORT = re.compile(r'^import[ \t]*(?:\([^)]*\)|"[^"\n]*")[ \t]*\n?', re.M)
+_CPP_FUNCTION = re.compile(r"(\w+)\s*\([^;{}()]*\)\s*\{")
+"""A C++ function definition's name; the prompt's last is the entry point, the function
+the test calls (CPP/23's is ``strlen``: the library's name, the test's own function)."""
+_RUST_FN = re.compile(r"^[ \t]*(pub[ \t]+)?fn[ \t]+\w+", re.M)
 _RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
 
 
@@ -55,8 +68,13 @@ def problem_prompt(language: str, rec: dict[str, Any]) -> tuple[str, int]:
         prompt = (rec.get("test_setup") or GO_HEADER).rstrip("\n") + "\n\n" + prompt.lstrip("\n")
     dropped = 0
     if language == "rust":
-        if not re.search(r"^\s*use\s", prompt, re.M):  # the uses are in the declaration only
-            uses = re.findall(r"^[ \t]*use[ \t][^;]*;", str(rec.get("declaration") or ""), re.M)
+        declaration = str(rec.get("declaration") or "")
+        if not _RUST_FN.search(prompt) and _RUST_FN.search(declaration):
+            # CodeGeeX's published prompt is the doc comment only; the declaration holds
+            # the uses and the signature, and its harness builds declaration + prompt + code
+            prompt = declaration + prompt
+        elif not re.search(r"^\s*use\s", prompt, re.M):  # the uses are in the declaration only
+            uses = re.findall(r"^[ \t]*use[ \t][^;]*;", declaration, re.M)
             prompt = "".join(u.strip() + "\n" for u in uses) + prompt
         prompt, dropped = _RUST_CRATE_USE.subn("", prompt)
     return prompt, dropped
@@ -69,22 +87,45 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
         raise ValueError(f"{rec['task_id']}: not a HumanEval-X language we judge")
     prompt, _ = problem_prompt(language, rec)
     canonical = rec.get("canonical_solution")
-    return Problem(
+    metadata: dict[str, Any] = {"task_id": rec["task_id"]}
+    entry = [m.group(1) for m in _CPP_FUNCTION.finditer(prompt)][-1:] if language == "cpp" else []
+    if language == "go":  # also with no import block (Go/17's completion uses strings)
+        metadata["go_setup"] = str(rec.get("test_setup") or GO_HEADER)
+        own = str(rec.get("import") or "")
+        go_prompt = str(rec["prompt"]).replace(own, "") if own else str(rec["prompt"])
+        metadata["go_prompt"] = _GO_IMPORT.sub("", go_prompt)  # a block the field misses
+    problem = Problem(
         id=problem_id(rec["task_id"]),
         language=language,
         prompt=prompt,
         tests=[AssertTest(code=rec["test"])],
-        reference=prompt + canonical if canonical else None,
+        entry_points=entry or None,
         source="humaneval-x",
-        metadata={"task_id": rec["task_id"]},
+        metadata=metadata,
     )
+    if canonical:
+        problem.reference = program(problem, canonical)
+    return problem
+
+
+def program(problem: Problem, completion: str) -> str:
+    """The whole program of a completion: ``prompt + completion``; Go as CodeGeeX's harness
+    builds it: the test's setup, an import of each of ``GO_PACKAGES`` the completion uses
+    (``pkg.``) that the setup does not import, then the prompt without its own import
+    block (Go rejects an import left unused, and one the setup repeats)."""
+    md = problem.metadata or {}
+    if problem.language != "go" or "go_prompt" not in md:
+        return (problem.prompt or "") + completion
+    setup = md["go_setup"]
+    used = [f'"{pkg}"' for pkg in GO_PACKAGES
+            if f'"{pkg}"' not in setup and pkg.split("/")[-1] + "." in completion]  # fmt: skip
+    imports = "import (\n" + "".join(f"    {u}\n" for u in used) + ")\n" if used else ""
+    return setup + "\n" + imports + "\n" + md["go_prompt"] + completion
 
 
 def humaneval_x_sample(problem: Problem, completion: str, sample_id: str | None = None) -> Sample:
     """A model's completion (the body after the prompt) as a sample of the whole program."""
-    return Sample(
-        problem_id=problem.id, sample_id=sample_id, code=(problem.prompt or "") + completion
-    )
+    return Sample(problem_id=problem.id, sample_id=sample_id, code=program(problem, completion))
 
 
 def convert_humaneval_x(records: list[dict[str, Any]], conv: Conversion) -> None:
