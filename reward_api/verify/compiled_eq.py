@@ -1214,6 +1214,11 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
     hidden = _RUST_MACRO_DEF.search(program) is not None
     callable_ = _rust_callable_items(program, renamed) & used
+    if callable_ and not hidden:  # a variant or tuple struct of a type compared as derived
+        blanked = rust_blank(program)
+        for t in own & used:
+            if _rust_derived_eq(program, t, renamed, aliases):
+                callable_ -= {t} | _rust_enum_variants(blanked, t)
     if callable_:
         name = sorted(callable_)[0]
         return (
@@ -1241,7 +1246,14 @@ def rust_own_return_type(program: str, test: str) -> str | None:
                 seen.add(alias)
                 words |= set(_RUST_WORD.findall(aliases[alias]))
         words -= seen
-        if "impl" in words or "dyn" in words or words & own or "Self" in words:
+        compared = words & own
+        if (
+            compared
+            and not hidden
+            and all(_rust_derived_eq(program, t, renamed, aliases) for t in compared)
+        ):
+            compared = set()  # its == is the derived one, over standard fields only
+        if "impl" in words or "dyn" in words or compared or "Self" in words:
             return (
                 f"`{name}` returns `{ret.strip()}`, a type whose comparison the program "
                 "itself defines: a test cannot trust it"
@@ -1252,6 +1264,90 @@ def rust_own_return_type(program: str, test: str) -> str | None:
                 "program's macros may declare types: a test cannot trust its comparison"
             )
     return None
+
+
+_RUST_DERIVE = re.compile(r"#\s*\[\s*derive\s*\(([^()\]]*)\)\s*\]")
+_RUST_ATTR = re.compile(r"#\s*!?\s*\[[^\]]*\]")
+_RUST_COMPARISON_TRAITS = frozenset({"PartialEq", "Eq", "PartialOrd", "Ord"})
+_RUST_FIELD_NAME = re.compile(r"(?:r#)?[A-Za-z_]\w*\s*:(?!:)")
+_RUST_VARIANT_NAME = re.compile(r"^\s*(?:r#)?[A-Za-z_]\w*")
+
+
+def _rust_derived_eq(
+    program: str, name: str, renamed: set[str], aliases: dict[str, str],
+    seen: frozenset[str] = frozenset(),
+) -> bool:  # fmt: skip
+    """Whether the program's type ``name`` compares as ``#[derive(PartialEq)]`` writes it,
+    over fields of standard types only: so ``assert_eq!`` on it asks no code of the
+    program's (HumanEval-X's Rust/137 returns its own ``enum RtnType<S, F, I>``, which
+    the test compares with ``RtnType::Float(2.5)``; plain execution accepts its canonical
+    solution). It holds only when ``name`` is declared once, as a ``struct`` or ``enum``
+    (not renamed, aliased or made by a macro: the caller asks only where the program has
+    no macro), with ``PartialEq`` in a ``derive`` attribute before it; the comparison
+    traits (``PartialEq``, ``Eq``, ``PartialOrd``, ``Ord``) appear nowhere in the program's
+    code but in ``derive`` attributes (no impl of its own, no ``use ... as PartialEq``);
+    no ``impl`` block of the program's names it; and every word of its fields' types is a standard type, one of its own generic
+    parameters, itself, or another type that holds the same."""
+    if name in renamed or name in aliases or name in seen:
+        return name in seen
+    code = rust_blank(program)
+    outside = _RUST_DERIVE.sub(lambda m: " " * len(m.group(0)), code)
+    if _RUST_COMPARISON_TRAITS & set(_RUST_WORD.findall(outside)):
+        return False
+    decls = list(re.finditer(
+        rf"\b(struct|enum|union|trait|type)\s+(?:r#)?{re.escape(name)}\b", code))  # fmt: skip
+    if len(decls) != 1 or decls[0].group(1) not in ("struct", "enum"):
+        return False
+    if re.search(rf"\bimpl\b[^{{;]*\b{re.escape(name)}\b", code):
+        return False  # no impl of the program's for it (an inherent fn Int beside the variant)
+    decl = decls[0]
+    before = code[: decl.start()]
+    head = before[max(before.rfind(";"), before.rfind("}")) + 1 :]
+    if not any("PartialEq" in _RUST_WORD.findall(m.group(1)) for m in _RUST_DERIVE.finditer(head)):
+        return False
+    i, generics = decl.end(), set[str]()
+    rest = code[i:].lstrip()
+    i = len(code) - len(rest)
+    if rest.startswith("<"):
+        depth, k = 0, i
+        while k < len(code):
+            depth += {"<": 1, ">": -1}.get(code[k], 0)
+            if depth == 0:
+                break
+            k += 1
+        generics = set(re.findall(r"[<,]\s*([A-Za-z_]\w*)", code[i : k + 1]))
+        i = k + 1
+    opening = re.compile(r"\s*(?:where\b[^{;(]*)?([{(;])").match(code, i)
+    if opening is None:
+        return False
+    o = opening.start(1)
+    if code[o] == ";":
+        body = ""
+    else:
+        close, depth = o, 0
+        for close in range(o, len(code)):
+            depth += {"{": 1, "(": 1, "[": 1, "}": -1, ")": -1, "]": -1}.get(code[close], 0)
+            if depth == 0:
+                break
+        if depth:
+            return False
+        body = code[o + 1 : close]
+    body = _RUST_ATTR.sub(" ", body)
+    body = _RUST_FIELD_NAME.sub(" ", body)
+    if decl.group(1) == "enum":  # each top-level variant's name
+        parts, depth, start = [], 0, 0
+        for k, c in enumerate(body):
+            depth += {"{": 1, "(": 1, "[": 1, "<": 1, "}": -1, ")": -1, "]": -1, ">": -1}.get(c, 0)
+            if c == "," and depth == 0:
+                parts.append(body[start:k])
+                start = k + 1
+        parts.append(body[start:])
+        body = " ".join(_RUST_VARIANT_NAME.sub(" ", part) for part in parts)
+    words = set(_RUST_WORD.findall(body)) - {"pub", "crate"} - generics - {name}
+    return all(
+        w in RUST_STD_TYPES or _rust_derived_eq(program, w, renamed, aliases, seen | {name})
+        for w in words
+    )
 
 
 _RUST_TUPLE_STRUCT = re.compile(r"\bstruct\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{};]*>)?\s*\(")
@@ -1273,6 +1369,28 @@ _RUST_NOT_MADE = frozenset(RUST_STD_TYPES | {
 make into the test's function (the standard library's names, Rust's keywords)."""
 
 
+def _rust_enum_variants(blanked: str, name: str) -> set[str]:
+    """The variant names of the program's ``enum name`` (comments and literals blanked)."""
+    out: set[str] = set()
+    pattern = rf"\benum\s+(?:r#)?{re.escape(name)}\s*(?:<[^>{{}};]*>)?\s*(?:where[^{{]*)?\{{"
+    for m in re.finditer(pattern, blanked):
+        out |= set(_RUST_VARIANT.findall(_rust_top_level(blanked, m.end() - 1)))
+    return out
+
+
+def _rust_top_level(blanked: str, opening: int) -> str:
+    """The text inside the brace at ``opening``, with what nests deeper blanked."""
+    depth, i, body = 0, opening, []
+    while i < len(blanked):
+        c = blanked[i]
+        depth += 1 if c in "{(" else -1 if c in "})" else 0
+        if depth == 0:
+            break
+        body.append(c if depth == 1 or c in "{}()" else " ")
+        i += 1
+    return "".join(body)
+
+
 def _rust_callable_items(program: str, renamed: set[str]) -> set[str]:
     """The names a program binds to a callable value by anything other than a plain
     ``fn``: tuple structs (``struct add(i32, i32);`` is a constructor ``add(2, 3)`` of the
@@ -1284,15 +1402,7 @@ def _rust_callable_items(program: str, renamed: set[str]) -> set[str]:
     names = set(_RUST_TUPLE_STRUCT.findall(blanked)) | set(_RUST_VALUE_ITEM.findall(blanked))
     names |= renamed
     for m in _RUST_ENUM_BODY.finditer(blanked):
-        depth, i, body = 0, m.end() - 1, []
-        while i < len(blanked):
-            c = blanked[i]
-            depth += 1 if c in "{(" else -1 if c in "})" else 0
-            if depth == 0:
-                break
-            body.append(c if depth == 1 or c in "{}()" else " ")
-            i += 1
-        names |= set(_RUST_VARIANT.findall("".join(body)))
+        names |= set(_RUST_VARIANT.findall(_rust_top_level(blanked, m.end() - 1)))
     return names
 
 

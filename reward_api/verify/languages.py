@@ -149,7 +149,9 @@ Trust, per test type:
   never stands for the JDK's in the test: those names are written out in full); Rust: a
   function the test calls that returns a type the program declares (or ``impl Trait``)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
-  cannot be replaced), and so does a name the test uses that the program binds other than
+  cannot be replaced), unless that type's comparison is ``#[derive(PartialEq)]``'s over
+  fields of standard types, with no impl of the program's naming it or a comparison trait
+  (``compiled_eq._rust_derived_eq``: HumanEval-X's Rust/137 returns its own ``enum``), and so does a name the test uses that the program binds other than
   by a plain ``fn`` (a tuple struct, an enum variant, a const or static, a renamed import,
   or, where the program has macros, any name it shares with the test that no plain ``fn``
   declares), and so does a program that names ``include_str``, ``include_bytes``
