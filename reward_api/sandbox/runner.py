@@ -2547,9 +2547,7 @@ def _one_process_filter(path_address):
     once, and the report was written (paid 1.0). The loader maps libraries read-only and
     executable and protects RELRO read-only, so no honest program asks for these.
     Everything else is allowed."""
-    import struct
-
-    ld, jeq, jge, jset, ret = 0x20, 0x15, 0x35, 0x45, 0x06
+    ld, jeq, jge, jset, ret = _BPF_LD, _BPF_JEQ, _BPF_JGE, _BPF_JSET, _BPF_RET
     lo, hi = path_address & 0xFFFFFFFF, path_address >> 32
     n = _X86_64
     # (code, k, label if true, label if false); a label names an instruction below
@@ -2594,6 +2592,21 @@ def _one_process_filter(path_address):
         ("eperm", ret, _RET_ERRNO | _EPERM, None, None),
         ("enosys", ret, _RET_ERRNO | _ENOSYS, None, None),
     ]
+    return _bpf(code)
+
+
+_BPF_LD, _BPF_JEQ, _BPF_JGE, _BPF_JSET, _BPF_RET = 0x20, 0x15, 0x35, 0x45, 0x06
+"""BPF_LD|BPF_W|BPF_ABS (a word of ``seccomp_data``), BPF_JMP|{BPF_JEQ,BPF_JGE,BPF_JSET}|BPF_K,
+BPF_RET|BPF_K: the only instructions the runner's seccomp programs use."""
+
+
+def _bpf(code):
+    """A seccomp program's bytes from rows ``(op, k, label if true, label if false)``; a
+    row led by a string is the instruction that label names. Both of the runner's filters
+    (``_one_process_filter``, ``_deny_keyrings``) are written this way, so a jump is
+    never counted by hand."""
+    import struct
+
     labels, rows = {}, []
     for i, row in enumerate(code):
         if isinstance(row[0], str):
@@ -2606,6 +2619,26 @@ def _one_process_filter(path_address):
         jf = labels[f] - i - 1 if f else 0
         out += struct.pack("<HBBI", op, jt, jf, k)
     return out
+
+
+def _install_seccomp(libc, prog, before=None):
+    """Install ``prog`` (``_bpf``'s bytes) on this process and all it starts, after
+    ``PR_SET_NO_NEW_PRIVS``; ``before`` runs between the two (a Landlock ruleset, which
+    needs no-new-privs too). True when the filter is in place."""
+    import ctypes
+
+    c_prog = ctypes.create_string_buffer(prog, len(prog))
+
+    class _Fprog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = _Fprog(len(prog) // 8, ctypes.addressof(c_prog))
+    ul = ctypes.c_ulong
+    if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
+        return False
+    if before is not None:
+        before(libc)
+    return libc.prctl(22, ul(2), ctypes.byref(fprog), ul(0), ul(0)) == 0  # SECCOMP_MODE_FILTER
 
 
 _LANDLOCK_FILE = (1 << 1) | (1 << 2)  # LANDLOCK_ACCESS_FS_WRITE_FILE, LANDLOCK_ACCESS_FS_READ_FILE
@@ -2675,17 +2708,7 @@ def _one_process_exec(argv, env):
     pairs = [os.fsencode(f"{k}={v}") for k, v in env.items()]
     c_env = (ctypes.c_char_p * (len(pairs) + 1))(*pairs, None)
     prog = _one_process_filter(ctypes.addressof(c_path))
-    c_prog = ctypes.create_string_buffer(prog, len(prog))
-
-    class _Fprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    fprog = _Fprog(len(prog) // 8, ctypes.addressof(c_prog))
-    ul = ctypes.c_ulong
-    if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
-        return
-    _landlock_proc(libc)
-    if libc.prctl(22, ul(2), ctypes.byref(fprog), ul(0), ul(0)) != 0:  # SECCOMP_MODE_FILTER
+    if not _install_seccomp(libc, prog, before=_landlock_proc):
         return
     libc.execve(c_path, c_argv, c_env)
 
@@ -3531,36 +3554,15 @@ def _deny_keyrings():
         return False
     import ctypes
 
-    ld_abs, jeq, ret = 0x20, 0x15, 0x06  # BPF_LD|BPF_W|BPF_ABS, BPF_JMP|BPF_JEQ|BPF_K, BPF_RET
-    allow, deny = 0x7FFF0000, 0x00050000 | 1  # SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO | EPERM
-    prog = [[ld_abs, 0, 0, 4]]  # seccomp_data.arch
-    to_deny = []
-    for arch, numbers in rules:
-        body_len = 1 + len(numbers) + 1
-        prog.append([jeq, 0, body_len, arch])
-        prog.append([ld_abs, 0, 0, 0])  # seccomp_data.nr
-        for nr in numbers:
-            to_deny.append(len(prog))
-            prog.append([jeq, 0, 0, nr])
-        prog.append([ret, 0, 0, allow])
-    prog.append([ret, 0, 0, allow])
-    prog.append([ret, 0, 0, deny])
-    for i in to_deny:
-        prog[i][1] = len(prog) - 1 - i - 1
-
-    class Filter(ctypes.Structure):
-        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte),
-                    ("jf", ctypes.c_ubyte), ("k", ctypes.c_uint32)]  # fmt: skip
-
-    class Program(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
-
-    code = (Filter * len(prog))(*[Filter(*ins) for ins in prog])
-    fprog = Program(len(prog), code)
-    prctl = ctypes.CDLL(None, use_errno=True).prctl
-    if prctl(38, 1, 0, 0, 0) != 0:  # PR_SET_NO_NEW_PRIVS
-        return False
-    return prctl(22, 2, ctypes.byref(fprog), 0, 0) == 0  # PR_SET_SECCOMP, MODE_FILTER
+    code = [(_BPF_LD, 4, None, None)]  # seccomp_data.arch
+    for j, (arch, numbers) in enumerate(rules):
+        code.append((f"arch{j}", _BPF_JEQ, arch, None, f"arch{j + 1}"))
+        code.append((_BPF_LD, 0, None, None))  # seccomp_data.nr
+        code += [(_BPF_JEQ, nr, "deny", None) for nr in numbers]
+        code.append((_BPF_RET, _RET_ALLOW, None, None))
+    code.append((f"arch{len(rules)}", _BPF_RET, _RET_ALLOW, None, None))
+    code.append(("deny", _BPF_RET, _RET_ERRNO | _EPERM, None, None))
+    return _install_seccomp(ctypes.CDLL(None, use_errno=True), _bpf(code))
 
 
 def _received_fd():
