@@ -1214,11 +1214,11 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
     hidden = _RUST_MACRO_DEF.search(program) is not None
     callable_ = _rust_callable_items(program, renamed) & used
-    if callable_ and not hidden:  # a variant or tuple struct of a type compared as derived
-        blanked = rust_blank(program)
+    code = rust_blank(program) if own and not hidden else ""  # for _rust_derived_eq
+    if callable_ and code:  # a variant or tuple struct of a type compared as derived
         for t in own & used:
-            if _rust_derived_eq(program, t, renamed, aliases):
-                callable_ -= {t} | _rust_enum_variants(blanked, t)
+            if _rust_derived_eq(code, t, renamed, aliases):
+                callable_ -= {t} | _rust_enum_variants(code, t)
     if callable_:
         name = sorted(callable_)[0]
         return (
@@ -1247,11 +1247,7 @@ def rust_own_return_type(program: str, test: str) -> str | None:
                 words |= set(_RUST_WORD.findall(aliases[alias]))
         words -= seen
         compared = words & own
-        if (
-            compared
-            and not hidden
-            and all(_rust_derived_eq(program, t, renamed, aliases) for t in compared)
-        ):
+        if compared and code and all(_rust_derived_eq(code, t, renamed, aliases) for t in compared):
             compared = set()  # its == is the derived one, over standard fields only
         if "impl" in words or "dyn" in words or compared or "Self" in words:
             return (
@@ -1274,10 +1270,11 @@ _RUST_VARIANT_NAME = re.compile(r"^\s*(?:r#)?[A-Za-z_]\w*")
 
 
 def _rust_derived_eq(
-    program: str, name: str, renamed: set[str], aliases: dict[str, str],
+    code: str, name: str, renamed: set[str], aliases: dict[str, str],
     seen: frozenset[str] = frozenset(),
 ) -> bool:  # fmt: skip
-    """Whether the program's type ``name`` compares as ``#[derive(PartialEq)]`` writes it,
+    """Whether the program's type ``name`` (``code``: the program as ``rust_blank`` leaves
+    it) compares as ``#[derive(PartialEq)]`` writes it,
     over fields of standard types only: so ``assert_eq!`` on it asks no code of the
     program's (HumanEval-X's Rust/137 returns its own ``enum RtnType<S, F, I>``, which
     the test compares with ``RtnType::Float(2.5)``; plain execution accepts its canonical
@@ -1286,11 +1283,11 @@ def _rust_derived_eq(
     no macro), with ``PartialEq`` in a ``derive`` attribute before it; the comparison
     traits (``PartialEq``, ``Eq``, ``PartialOrd``, ``Ord``) appear nowhere in the program's
     code but in ``derive`` attributes (no impl of its own, no ``use ... as PartialEq``);
-    no ``impl`` block of the program's names it; and every word of its fields' types is a standard type, one of its own generic
-    parameters, itself, or another type that holds the same."""
+    no ``impl`` block of the program's names it; and every word of its fields' types is a
+    standard type, one of its own generic parameters, itself, or another type that holds
+    the same."""
     if name in renamed or name in aliases or name in seen:
         return name in seen
-    code = rust_blank(program)
     outside = _RUST_DERIVE.sub(lambda m: " " * len(m.group(0)), code)
     if _RUST_COMPARISON_TRAITS & set(_RUST_WORD.findall(outside)):
         return False
@@ -1345,7 +1342,7 @@ def _rust_derived_eq(
         body = " ".join(_RUST_VARIANT_NAME.sub(" ", part) for part in parts)
     words = set(_RUST_WORD.findall(body)) - {"pub", "crate"} - generics - {name}
     return all(
-        w in RUST_STD_TYPES or _rust_derived_eq(program, w, renamed, aliases, seen | {name})
+        w in RUST_STD_TYPES or _rust_derived_eq(code, w, renamed, aliases, seen | {name})
         for w in words
     )
 
