@@ -335,6 +335,7 @@ def bench_languages(
             sandboxed_s = time.perf_counter() - t0
             compile_s = verifier.stage_seconds.get("compile", 0.0) - before
             builds = verifier.builds_compiled - built
+            judges = verifier.lifted.compiles
             t0 = time.perf_counter()
             verifier.verify([Job(p, s) for p, s in batch])
             batch_s = time.perf_counter() - t0
@@ -352,6 +353,7 @@ def bench_languages(
                 "ratio_per_sample_rl_batch_g8_4_distinct": round(batch_s / plain_batch_s, 2),
                 "compile_s_per_build_sandboxed": round(compile_s / max(1, builds), 3),
                 "compile_s_median_plain": _median(plain_compiles),
+                "judge_builds (lifted C++ asserts, apart)": judges,
                 "first_sample_s_sandboxed (cell server start)": round(first_s, 3),
             })  # fmt: skip
     return rows

@@ -171,10 +171,27 @@ Trust, per test type:
   of its values (``js_prelude``: a setter at ``Array.prototype[0]`` was handed the
   expected value that lodash pushed onto its own stack).
 
-What still runs beside the program, and why: the test code and the harness share the
-program's process, because these conventions call the program's functions in their own
-language with their own types; the comparisons are lifted to trusted code in that process,
-not out of it. Not covered: a program that reads its own executable, source or memory
+Lifted out of the process (``reward_api.verify.lifted``): a C++ assert test whose calls
+of the program run once each, in order, with arguments made of literals and the standard
+library's names (MBXP's ``T xK = f(args); if (!(compare(xK, E))) throw``, HumanEval-X's
+``assert (f(args) == E);``, MultiPL-E's ``auto candidate = f;`` then ``assert
+(candidate(args) == E);``: all of MBCPP's 848 tests) runs in two builds. The candidate's
+build is the program and a recorder that writes each call's value on the pass channel;
+it holds no expected value, no comparison and no nonce. The test's own code, each call
+replaced by the value recorded for it, is built and run apart (a *judge*, in the checker
+cells of C++, which never run a program), so the program can read all of its memory and
+code and finds nothing of the test's. A test goes back beside the program only where
+the recorder cannot write a call's type (the program's own ``struct``, ``std::tuple``,
+``void``: decided by the types' line the recorder writes from ``.preinit_array`` before
+any code of the program's runs, never by a line the program writes) or where the judge
+does not compile (the test names a helper the program defines); everything below then
+applies to it as before.
+
+What still runs beside the program, and why: for every other assert test, the test code
+and the harness share the program's process, because these conventions call the
+program's functions in their own language with their own types; the comparisons are
+lifted to trusted code in that process, not out of it. Not covered (for a C or C++ test,
+only where it is not lifted): a program that reads its own executable, source or memory
 (``/proc/self/exe``, the unit's file, ``/proc/self/mem``, which a Go program reads and
 writes without ``unsafe``, or other goroutines' frames through ``runtime.Stack``) and
 finds a native build's nonce there despite its split form, or the test's values, and
@@ -262,14 +279,14 @@ import platform
 import re
 import secrets
 import shlex
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from signal import SIGABRT
 from typing import Any
 
 from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
-from reward_api.verify import compiled_eq
+from reward_api.verify import compiled_eq, lifted
 from reward_api.verify.comparators import comparator
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
@@ -439,6 +456,10 @@ class Unit:
     program: str | None = None
     """A C/C++ assert unit's program alone, which its build checks for what it defines
     (``_c_assert_build``): never the test."""
+    lift: tuple[str, Any, str | None] | None = None
+    """A lifted C++ assert test (``reward_api.verify.lifted``): the test's code, its
+    ``Plan`` and, when the plan is independent of the program's types, its judge's
+    source; the build is the recorder, and the test's code runs in the judge, apart."""
     entry_points: tuple[str, ...] = ()
     """A C++ assert unit's entry points (the problem's): a C++ function of the program
     with one of these names is the function the test calls, not a library function's
@@ -542,6 +563,18 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
     raise ValueError(f"no build for language {language!r}")
 
 
+def lifted_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
+    """A C++ assert test lifted out of the program's process: the program with the recorder
+    (``reward_api.verify.lifted``), a build like a stdio program's (no nonce, cached by
+    content), its lines read on the pass channel."""
+    program = c_newlines(program)
+    undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
+    source = lifted.recorder(program, test, shape, undefs)
+    judge = lifted.judge(test, shape, None, lifted.uses_std(program)) if shape.independent else None
+    return Unit("cpp", {RECIPES["cpp"].source: source}, RECIPES["cpp"].run,
+                lift=(test, shape, judge))  # fmt: skip
+
+
 def call_unit(
     language: str, program: str, class_name: str | None, fn_name: str, arity: int | None = None
 ) -> Unit:
@@ -635,6 +668,8 @@ def build_spec(
     if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test's harness
         spec.update(_c_assert_build(unit))
         compile_argv = spec.pop("compile")
+    elif unit.lift is not None:
+        compile_argv = _lifted_build(recipe)
     if unit.link:
         assert compile_argv is not None
         compile_argv += list(unit.link)
@@ -712,6 +747,38 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
         "input": (unit_bytes + program_bytes + harness_bytes).decode("utf-8"),
         "remove": ["main.o", harness, "cr_prog.i", "cr_libs", "cr_own"],
     }
+
+
+def _lifted_build(recipe: Recipe) -> list[str]:
+    """A lifted test's recorder (``reward_api.verify.lifted``): compiled with the recipe's
+    flags, then its object checked (``_LIFTED_EARLY_CHECK``), then linked. The recorder
+    writes the call sites' types from its one ``.preinit_array`` entry, before any code of
+    the program's: only that line decides whether the test goes back beside the program,
+    so no code of the program's may run before it."""
+    assert recipe.compile is not None
+    cc, *flags = [a for a in recipe.compile if a not in ("-o", "prog", recipe.source, GOLD, "-s")]
+    script = (
+        "set -e\n"
+        f"{shlex.join([cc, *flags, '-c', recipe.source, '-o', 'main.o'])}\n"
+        f"{_LIFTED_EARLY_CHECK}"
+        f"{shlex.join([cc, '-O2', '-pipe', GOLD, '-s', '-o', 'prog', 'main.o'])}\n"
+        "rm -f main.o\n"
+    )
+    return ["sh", "-c", script]
+
+
+_LIFTED_EARLY_CHECK = r"""bad=$(readelf -SW main.o | sed -n 's/^ *\[ *[0-9]*\] *\([^ ]*\) *[A-Z_]* *[0-9a-f]* *[0-9a-f]* *\([0-9a-f]*\) .*/\1 \2/p' | grep -E '^\.(preinit_array|init)(\.[^ ]*)? ' | grep -vx '\.preinit_array 000008' || true)
+if [ -n "$bad" ]; then
+  echo "codereward: the program adds to .preinit_array or .init: its code would run before the recorder's types line" >&2
+  exit 1
+fi
+if nm main.o | grep -qE '^[[:xdigit:]]* +i '; then
+  echo "codereward: the program defines an ifunc: its resolver would run before the recorder's types line" >&2
+  exit 1
+fi
+"""
+"""Shell: the recorder's object holds one ``.preinit_array`` entry (its own: 8 bytes), no
+``.init`` section and no ifunc (whose resolver runs while the loader relocates)."""
 
 
 _C_EARLY_CHECK = r"""if readelf -SW main.o | grep -qE '[[:space:]]\.(preinit_array|init)(\.[^[:space:]]*)?[[:space:]]'; then
@@ -872,8 +939,12 @@ def artifact_key(spec: dict[str, Any], runtime: str) -> str:
     return hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
 
 
-def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[Unit], list[int]]:
-    """The builds of a sample and, per selected test, the build it runs."""
+def units_for(
+    problem: Problem, program: str, indices: list[int], lift: Callable[[Unit], bool] | None = None
+) -> tuple[list[Unit], list[int]]:
+    """The builds of a sample and, per selected test, the build it runs (``lift``: whether a
+    C++ assert test whose shape allows may be lifted out of the program's process as this
+    unit proposes: ``reward_api.verify.lifted``; None: never)."""
     units: list[Unit] = []
     which: list[int] = []
     stdio: int | None = None
@@ -888,7 +959,16 @@ def units_for(problem: Problem, program: str, indices: list[int]) -> tuple[list[
         elif isinstance(test, AssertTest):
             code = test.code if not problem.setup_code else f"{problem.setup_code}\n{test.code}"
             which.append(len(units))
-            units.append(assert_unit(problem.language, program, code, problem.entry_points or ()))
+            shape = (lifted.plan(code, problem.entry_points or ())
+                     if problem.language == "cpp" and lift is not None and _ASSEMBLED_HARNESS
+                     else None)  # fmt: skip
+            lifted_one = lifted_unit(program, code, shape) if shape is not None else None
+            if lifted_one is not None and lift is not None and lift(lifted_one):
+                units.append(lifted_one)
+            else:
+                units.append(
+                    assert_unit(problem.language, program, code, problem.entry_points or ())
+                )
         else:
             entry = (test.class_name, test.fn_name, len(test.args))  # arity: among overloads
             if entry not in entries:
@@ -1938,6 +2018,35 @@ def grade_compiled(
                           detail="the test did not run to its end")  # fmt: skip
     if unit.untrusted:
         return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail=unit.untrusted)
+    return TestResult(verdict=Verdict.accepted, time_s=time_s)
+
+
+def grade_lifted(
+    problem: Problem, index: int, unit: Unit, report: dict[str, Any], build: dict[str, Any],
+    oom: bool, judged: lifted.Judged | None,
+) -> TestResult:  # fmt: skip
+    """The verdict of a lifted assert test (``reward_api.verify.lifted``): the judge's,
+    where a comparison failed before the candidate did; else the candidate's own failure,
+    as beside the test; else a pass. ``judged`` is None when no judge ran (the recorder
+    wrote no types' line: the program failed, or ended, before the test's ``main``)."""
+    from reward_api.verify import grading
+
+    if report.get("compile_error"):
+        return grade_compiled(problem, index, unit, report, build, oom)
+    time_s = grading.report_time(report)
+    if judged is not None and judged.outcome == "failed":
+        return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail=judged.detail)
+    failed = grading.failure(report, oom, python=False)
+    if failed is not None and report.get("signal") != SIGABRT:
+        return TestResult(verdict=failed[0], time_s=time_s, detail=failed[1])
+    if failed is not None:  # abort(): an uncaught exception of the program's
+        return TestResult(verdict=Verdict.wrong_answer, time_s=time_s, detail="the test aborted")
+    if report.get("exit_code") != 0:
+        return TestResult(verdict=Verdict.wrong_answer, time_s=time_s,
+                          detail=f"the test failed (exit status {report.get('exit_code')})")  # fmt: skip
+    if judged is None or judged.outcome != "passed":
+        return TestResult(verdict=Verdict.wrong_answer, time_s=time_s,
+                          detail="the test did not run to its end")  # fmt: skip
     return TestResult(verdict=Verdict.accepted, time_s=time_s)
 
 

@@ -55,6 +55,7 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
+from reward_api.verify import lifted
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -156,6 +157,10 @@ class Verifier:
         """Part of every result key (``reward_api.verify.keys``)."""
         self.checkers = Checkers(self.checker_pool, self.artifacts, self.runtime,
                                  self.settings.compile_time_s)  # fmt: skip
+        self.lifted = lifted.Judges(self.checker_pool, self.artifacts, self.runtime,
+                                    self.settings.compile_time_s)  # fmt: skip
+        """The judges of lifted C++ assert tests (``reward_api.verify.lifted``), in the
+        checker cells of C++."""
 
     def __enter__(self) -> Verifier:
         return self
@@ -536,14 +541,19 @@ class Verifier:
             self.tests_run += len(reports)
         return tests
 
-    def _run_compiled(self, problem: Problem, unit: _Work, indices: list[int]) -> list[TestResult]:
+    def _run_compiled(
+        self, problem: Problem, unit: _Work, indices: list[int], lift: bool = True
+    ) -> list[TestResult]:
         """A sample in a compiled language (``reward_api.verify.languages``): its builds are
         compiled once each in a cell of the language, then every test is a fork and exec
-        of its build's artifact; the host grades what the runner reports."""
+        of its build's artifact; the host grades what the runner reports. A lifted assert
+        test's comparisons run in its judge (``reward_api.verify.lifted``); one that cannot
+        be judged there runs again beside the program (``lift`` False)."""
         from reward_api.verify import languages
 
         limits = problem.limits
-        every, which_of_every = languages.units_for(problem, unit.program, indices)
+        may_lift = self.lifted.usable if lift and self.settings.lift_asserts else None
+        every, which_of_every = languages.units_for(problem, unit.program, indices, may_lift)
         if any(u.refused is not None for u in every):
             return self._with_refused(problem, unit, indices, every, which_of_every)
         units, which = every, which_of_every
@@ -604,6 +614,9 @@ class Verifier:
             "stop_after_timeout": unit.reward.mode == "all_or_nothing",
         }
         budget = (compile_s + 5.0) * len(units) + (limits.time_s + 2.0) * len(specs) + 30.0
+        for u in units:  # a judge that needs no value of the program's builds meanwhile
+            if u.lift is not None and u.lift[2] is not None:
+                self.lifted.prepare(u.lift[2])
         pool = self.language_pool(problem.language)
         with self._stage("sandbox"), pool.lease() as cell:
             # the compilers' address space is limited per process; the cell's ceiling must
@@ -627,6 +640,7 @@ class Verifier:
                   if isinstance(problem.tests[indices[k]], StdioTest)
                   and ran_to_end(rep, oom, python=False)]  # fmt: skip
         checked = self._check(problem, unit, checks)
+        judged = self._judge_lifted(problem, unit, units, which, reports)
         with self._stats_lock:
             self.stage_seconds["compile"] += sum(
                 float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
@@ -637,16 +651,66 @@ class Verifier:
                 and not b.get("cached")
             )  # fmt: skip
         with self._stage("grade"):
-            tests = []
+            tests: list[TestResult | None] = []
             for k, rep in enumerate(reports):
                 b = which[k]
                 build = builds[b] if isinstance(builds[b], dict) else {}
-                tests.append(languages.grade_compiled(
-                    problem, indices[k], units[b], rep, build, oom, checked.get(indices[k])
-                ))  # fmt: skip
-            for _ in indices[len(reports) :]:
-                tests.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
-        return tests
+                if units[b].lift is None:
+                    tests.append(languages.grade_compiled(
+                        problem, indices[k], units[b], rep, build, oom, checked.get(indices[k])
+                    ))  # fmt: skip
+                elif k in judged and judged[k] is None:
+                    tests.append(None)  # not judged apart: run beside the program below
+                else:
+                    tests.append(languages.grade_lifted(
+                        problem, indices[k], units[b], rep, build, oom, judged.get(k)
+                    ))  # fmt: skip
+        again = [indices[k] for k, t in enumerate(tests) if t is None]
+        if again:
+            redone = iter(self._run_compiled(problem, unit, again, lift=False))
+            tests = [next(redone) if t is None else t for t in tests]
+        out = [t for t in tests if t is not None]
+        if unit.reward.stop_on_first_failure:
+            # a lifted test's failure is known only after its judge: what ran after it is
+            # skipped, as the runner skips what follows a failure it sees
+            bad = next((k for k, t in enumerate(out) if t.verdict != Verdict.accepted), None)
+            if bad is not None:
+                out[bad + 1 :] = [TestResult(verdict=Verdict.skipped, detail="after a decisive failure")
+                                  for _ in out[bad + 1 :]]  # fmt: skip
+        for _ in indices[len(out) :]:
+            out.append(TestResult(verdict=Verdict.skipped, detail="after a decisive failure"))
+        return out
+
+    def _judge_lifted(
+        self, problem: Problem, unit: _Work, units: list[Any], which: list[int],
+        reports: list[dict[str, Any]],
+    ) -> dict[int, lifted.Judged | None]:  # fmt: skip
+        """The judges' outcomes of a sample's lifted tests, by report position: None where
+        the test must run beside the program (a type the recorder does not know, a judge
+        that does not compile); absent where the recorder wrote no types' line (the program
+        ended before the test's ``main``: the candidate's own report decides)."""
+        jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
+        out: dict[int, lifted.Judged | None] = {}
+        using_std = lifted.uses_std(unit.program)
+        for k, rep in enumerate(reports):
+            lift = units[which[k]].lift
+            if lift is None or rep.get("compile_error"):
+                continue
+            code, shape, source = lift
+            rec = lifted.read(rep.get("pass_channel"), len(shape.calls))
+            if rec is None:
+                continue
+            if rec.types is None:
+                out[k] = None
+                continue
+            source = source or lifted.judge(code, shape, rec.types, using_std)
+            jobs.append((k, (code, source, rec)))
+        if jobs:
+            with self._stage("judge"):
+                done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s)
+            for (k, _j), judged in zip(jobs, done, strict=True):
+                out[k] = None if judged.outcome == "broken" else judged
+        return out
 
     def _with_refused(self, problem: Problem, unit: _Work, indices: list[int],
                       units: list[Any], which: list[int]) -> list[TestResult]:  # fmt: skip

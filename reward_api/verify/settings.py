@@ -47,6 +47,12 @@ class VerifierSettings(BaseSettings):
     artifact_cache_mb: int = Field(
         256, ge=0, description="Compiled programs kept on the host by content hash, MiB."
     )
+    lift_asserts: bool = Field(
+        True,
+        description="Run a C++ assert test's comparisons in a build apart from the program, "
+        "fed the values its calls returned, where the test's shape allows "
+        "(reward_api.verify.lifted); off: beside the program, in its process.",
+    )
     language_roots: dict[str, Path] = Field(
         default_factory=dict,
         description="Runtime root per compiled language (process backend), e.g. "

@@ -1,0 +1,342 @@
+// codereward: the two halves of a lifted C++ assert test (reward_api/verify/lifted.py).
+//
+// The recorder (in the candidate's build, after the program): writes on fd 3 one line of
+// the call sites' types, then, as each call of the program returns, one line of its value.
+// The judge (the test's own code with each call replaced by __cr_take, built and run apart
+// from every program): reads those lines on stdin and hands each value back, typed.
+//
+// Types are written in a small alphabet (one letter a fundamental type, a letter and <..>
+// a standard container), which the host re-spells as C++ for the judge; values in a prefix
+// code of ASCII only: t/f a bool, i<decimal>; an integer or a char, d<shortest>; a float
+// (nan, inf, -inf), x<n>:<2n hex digits> a string's bytes, l<n>: then n items a sequence or
+// set, m<n>: then n keys and values a map, n / o<value> an optional; a pair is its two
+// values. A type the recorder does not know is '?': the test is then run the old way.
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+#include <unistd.h>
+
+namespace __cr_lift {
+template <class T> struct kind { static constexpr const char* name = nullptr; };
+template <> struct kind<bool> { static constexpr const char* name = "b"; };
+template <> struct kind<char> { static constexpr const char* name = "c"; };
+template <> struct kind<signed char> { static constexpr const char* name = "a"; };
+template <> struct kind<unsigned char> { static constexpr const char* name = "h"; };
+template <> struct kind<short> { static constexpr const char* name = "s"; };
+template <> struct kind<unsigned short> { static constexpr const char* name = "t"; };
+template <> struct kind<int> { static constexpr const char* name = "i"; };
+template <> struct kind<unsigned> { static constexpr const char* name = "j"; };
+template <> struct kind<long> { static constexpr const char* name = "l"; };
+template <> struct kind<unsigned long> { static constexpr const char* name = "m"; };
+template <> struct kind<long long> { static constexpr const char* name = "x"; };
+template <> struct kind<unsigned long long> { static constexpr const char* name = "y"; };
+template <> struct kind<float> { static constexpr const char* name = "f"; };
+template <> struct kind<double> { static constexpr const char* name = "d"; };
+template <> struct kind<std::string> { static constexpr const char* name = "S"; };
+
+// a type's name written into a fixed buffer, one volatile store a character: no library
+// call (the types' line is written before any code of the program's runs, and a program
+// may define memcpy or write)
+struct Buf {
+  volatile char d[4096];
+  size_t n = 0;
+  void put(char c) {
+    if (n < sizeof d) d[n++] = c;
+  }
+  void put(const char* s) {
+    while (*s) put(*s++);
+  }
+};
+// whether a type is known, and its name (only the default comparators, hashes, allocators)
+template <class T> struct known {
+  static bool name(Buf& o) {
+    if (!kind<T>::name) return false;
+    o.put(kind<T>::name);
+    return true;
+  }
+};
+template <class T> bool one(Buf& o, char c) {
+  o.put(c);
+  o.put('<');
+  bool ok = known<T>::name(o);
+  o.put('>');
+  return ok;
+}
+template <class A, class B> bool two(Buf& o, char c) {
+  o.put(c);
+  o.put('<');
+  bool ok = known<A>::name(o);
+  o.put(',');
+  ok = known<B>::name(o) && ok;
+  o.put('>');
+  return ok;
+}
+template <class T> struct known<std::vector<T>> { static bool name(Buf& o) { return one<T>(o, 'V'); } };
+template <class T> struct known<std::set<T>> { static bool name(Buf& o) { return one<T>(o, 'E'); } };
+template <class T> struct known<std::unordered_set<T>> { static bool name(Buf& o) { return one<T>(o, 'F'); } };
+template <class T> struct known<std::optional<T>> { static bool name(Buf& o) { return one<T>(o, 'O'); } };
+template <class K, class V> struct known<std::map<K, V>> { static bool name(Buf& o) { return two<K, V>(o, 'M'); } };
+template <class K, class V> struct known<std::unordered_map<K, V>> { static bool name(Buf& o) { return two<K, V>(o, 'N'); } };
+template <class A, class B> struct known<std::pair<A, B>> { static bool name(Buf& o) { return two<A, B>(o, 'P'); } };
+
+// one call site's type on the types' line: its name, or '?' when it is not known
+template <class T> void type_of(Buf& o) {
+  Buf one;
+  if (known<T>::name(one) && one.n < sizeof one.d) {
+    for (size_t i = 0; i < one.n; i++) o.put(one.d[i]);
+  } else {
+    o.put('?');
+  }
+}
+template <> inline void type_of<void>(Buf& o) { o.put('?'); }
+
+// write(3, ...) as the system call itself (x86-64): no function of the C library's, which
+// the program could define
+inline void raw_line(const Buf& b) {
+  char out[sizeof b.d];
+  size_t n = b.n < sizeof out ? b.n : sizeof out;
+  for (size_t i = 0; i < n; i++) out[i] = b.d[i];
+  size_t done = 0;
+  while (done < n) {
+    long r;
+    __asm__ volatile("syscall" : "=a"(r) : "0"(1L), "D"(3L), "S"(out + done), "d"(n - done) : "rcx", "r11", "memory");
+    if (r <= 0) return;
+    done += static_cast<size_t>(r);
+  }
+}
+
+template <class T> struct is_seq : std::false_type {};
+template <class T> struct is_seq<std::vector<T>> : std::true_type {};
+template <class T> struct is_seq<std::set<T>> : std::true_type {};
+template <class T> struct is_seq<std::unordered_set<T>> : std::true_type {};
+template <class T> struct is_map : std::false_type {};
+template <class K, class V> struct is_map<std::map<K, V>> : std::true_type {};
+template <class K, class V> struct is_map<std::unordered_map<K, V>> : std::true_type {};
+template <class T> struct is_pair : std::false_type {};
+template <class A, class B> struct is_pair<std::pair<A, B>> : std::true_type {};
+template <class T> struct is_opt : std::false_type {};
+template <class T> struct is_opt<std::optional<T>> : std::true_type {};
+
+// ---------------------------------------------------------------- the recorder
+template <class T> void put(std::string& o, const T& v) {
+  if constexpr (std::is_same<T, bool>::value) {
+    o += v ? 't' : 'f';
+  } else if constexpr (std::is_integral<T>::value) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    o += 'i';
+    o.append(buf, r.ptr);
+    o += ';';
+  } else if constexpr (std::is_floating_point<T>::value) {
+    double d = static_cast<double>(v);  // a float is exactly a double: no second rounding
+    o += 'd';
+    if (std::isnan(d)) o += "nan";
+    else if (std::isinf(d)) o += d > 0 ? "inf" : "-inf";
+    else {
+      char buf[64];
+      auto r = std::to_chars(buf, buf + sizeof buf, d);
+      o.append(buf, r.ptr);
+    }
+    o += ';';
+  } else if constexpr (std::is_same<T, std::string>::value) {
+    static const char hex[] = "0123456789abcdef";
+    o += 'x';
+    o += std::to_string(v.size());
+    o += ':';
+    for (unsigned char c : v) {
+      o += hex[c >> 4];
+      o += hex[c & 15];
+    }
+  } else if constexpr (is_seq<T>::value) {
+    o += 'l';
+    o += std::to_string(v.size());
+    o += ':';
+    for (const auto& x : v) put<typename T::value_type>(o, x);
+  } else if constexpr (is_map<T>::value) {
+    o += 'm';
+    o += std::to_string(v.size());
+    o += ':';
+    for (const auto& kv : v) {
+      put<typename T::key_type>(o, kv.first);
+      put<typename T::mapped_type>(o, kv.second);
+    }
+  } else if constexpr (is_pair<T>::value) {
+    put<typename T::first_type>(o, v.first);
+    put<typename T::second_type>(o, v.second);
+  } else if constexpr (is_opt<T>::value) {
+    if (!v) o += 'n';
+    else { o += 'o'; put<typename T::value_type>(o, *v); }
+  }
+}
+
+inline void line(const std::string& s) {
+  const char* p = s.data();
+  size_t left = s.size();
+  while (left) {
+    ssize_t w = ::write(3, p, left);
+    if (w <= 0) ::_exit(1);
+    p += w;
+    left -= static_cast<size_t>(w);
+  }
+}
+
+// one call site: the program's function runs here, in the order the test would run it,
+// and its value is written once it returned
+template <class F> void record(F&& f) {
+  if constexpr (std::is_void<decltype(f())>::value) {
+    f();
+    line("?\n");
+  } else {
+    using R = std::decay_t<decltype(f())>;
+    const auto& v = f();
+    std::string o;
+    Buf probe;
+    if (!known<R>::name(probe)) o = "?";
+    else put<R>(o, v);
+    o += '\n';
+    line(o);
+  }
+}
+
+// ---------------------------------------------------------------- the judge
+struct In { const char* p; const char* e; };
+[[noreturn]] inline void malformed() { ::_exit(4); }
+inline char next(In& in) {
+  if (in.p >= in.e) malformed();
+  return *in.p++;
+}
+inline std::string until(In& in, char end) {
+  const char* s = in.p;
+  while (in.p < in.e && *in.p != end) in.p++;
+  if (in.p >= in.e) malformed();
+  std::string t(s, in.p);
+  in.p++;
+  return t;
+}
+inline size_t count(In& in) {
+  std::string t = until(in, ':');
+  size_t n = 0;
+  auto r = std::from_chars(t.data(), t.data() + t.size(), n);
+  if (r.ec != std::errc() || r.ptr != t.data() + t.size() || n > static_cast<size_t>(in.e - in.p)) malformed();
+  return n;
+}
+template <class T> void get(In& in, T& out) {
+  if constexpr (std::is_same<T, bool>::value) {
+    char c = next(in);
+    if (c != 't' && c != 'f') malformed();
+    out = c == 't';
+  } else if constexpr (std::is_integral<T>::value) {
+    if (next(in) != 'i') malformed();
+    std::string t = until(in, ';');
+    auto r = std::from_chars(t.data(), t.data() + t.size(), out);
+    if (r.ec != std::errc() || r.ptr != t.data() + t.size()) malformed();
+  } else if constexpr (std::is_floating_point<T>::value) {
+    if (next(in) != 'd') malformed();
+    std::string t = until(in, ';');
+    errno = 0;
+    char* end = nullptr;
+    double d = std::strtod(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size()) malformed();
+    out = static_cast<T>(d);
+  } else if constexpr (std::is_same<T, std::string>::value) {
+    if (next(in) != 'x') malformed();
+    size_t n = count(in);
+    if (n > static_cast<size_t>(in.e - in.p) / 2) malformed();
+    out.clear();
+    out.reserve(n);
+    auto nib = [](char c) -> int {
+      if (c >= '0' && c <= '9') return c - '0';
+      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+      malformed();
+    };
+    for (size_t i = 0; i < n; i++) {
+      int hi = nib(in.p[0]), lo = nib(in.p[1]);
+      out += static_cast<char>((hi << 4) | lo);
+      in.p += 2;
+    }
+  } else if constexpr (is_seq<T>::value) {
+    if (next(in) != 'l') malformed();
+    size_t n = count(in);
+    out.clear();
+    for (size_t i = 0; i < n; i++) {
+      typename T::value_type x{};
+      get(in, x);
+      if constexpr (std::is_same<T, std::vector<typename T::value_type>>::value) out.push_back(std::move(x));
+      else out.insert(std::move(x));
+    }
+  } else if constexpr (is_map<T>::value) {
+    if (next(in) != 'm') malformed();
+    size_t n = count(in);
+    out.clear();
+    for (size_t i = 0; i < n; i++) {
+      typename T::key_type k{};
+      typename T::mapped_type v{};
+      get(in, k);
+      get(in, v);
+      out.emplace(std::move(k), std::move(v));
+    }
+  } else if constexpr (is_pair<T>::value) {
+    get(in, out.first);
+    get(in, out.second);
+  } else if constexpr (is_opt<T>::value) {
+    char c = next(in);
+    if (c == 'n') {
+      out.reset();
+    } else {
+      if (c != 'o') malformed();
+      typename T::value_type x{};
+      get(in, x);
+      out = std::move(x);
+    }
+  }
+}
+
+struct Lines {
+  std::string all;
+  std::vector<std::pair<size_t, size_t>> at;  // the value lines, after the types' line
+  Lines() {
+    char buf[65536];
+    for (;;) {
+      ssize_t r = ::read(0, buf, sizeof buf);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      all.append(buf, static_cast<size_t>(r));
+    }
+    size_t p = all.find('\n');  // the types' line (the host checked it)
+    if (p == std::string::npos) malformed();
+    for (size_t s = p + 1; s < all.size();) {
+      size_t e = all.find('\n', s);
+      if (e == std::string::npos) malformed();
+      at.emplace_back(s, e);
+      s = e + 1;
+    }
+  }
+};
+inline Lines& lines() {
+  static Lines l;
+  return l;
+}
+
+// the value the k-th call site's call returned; exit 3 when that call never returned (the
+// candidate failed there: its own verdict decides, every comparison before it held)
+template <class T> T take(size_t k) {
+  Lines& l = lines();
+  if (k >= l.at.size()) ::_exit(3);
+  In in{l.all.data() + l.at[k].first, l.all.data() + l.at[k].second};
+  T v{};
+  get(in, v);
+  if (in.p != in.e) malformed();
+  return v;
+}
+}  // namespace __cr_lift

@@ -1,0 +1,611 @@
+"""C++ assert tests lifted out of the candidate's process: the test's code runs in a build
+that holds no program, fed the values the program's calls returned.
+
+An assert test shares the program's compilation unit by the datasets' convention
+(MBXP's ``int x0 = f(args); if (!(compare(x0, 8))) throw ...``, HumanEval-X's
+``assert (f(args) == E);``), so in one process the test's expected values lie in memory
+the program can read: a native program that scans its stack from a local, reads the
+machine code after its return address or returns into the harness past the test is
+stopped only by the hack gate's patterns (``reward_api.verify.languages``, "Not
+covered"). Where the test's shape allows, this module takes the expected values out of
+that process altogether, as trusted test execution does for Python:
+
+1. **Plan** (``plan``): the test's ``main`` is read; every call of an entry point of the
+   problem (the problem's ``entry_points``, or a ``candidate`` bound to one, MultiPL-E's
+   ``auto candidate = f;``) must sit in a statement at the top level of ``main`` that runs
+   exactly once, in order: a declaration or an expression statement, one call each, with
+   no ``&&``, ``||`` or ``?:`` that could skip it, and arguments made only of literals and
+   names of the language and its standard library (``ARG_WORDS``), never a name the test
+   declares. Anything else (a call in a loop, an argument built by a helper of the test, a
+   member call) keeps the test in the program's process, as before.
+2. **Record** (the candidate's build): the program, its macros undefined, the recorder of
+   ``harness/lifted.hpp`` and a ``main`` that writes on the pass channel the types of all
+   call sites (``decltype``: nothing runs), then calls each call site's expression in the
+   test's order and writes its value, encoded by the recorder's code, as each returns. The
+   build holds no expected value and no nonce: a line the program writes itself says only
+   what the program could have returned, so it is an artifact like any stdio build's
+   (cached by content). A program that defines ``main`` fails to compile, as it does
+   beside the test.
+3. **Judge** (``Judges``): the test's own code, ``main`` renamed, each call replaced by
+   ``__cr_lift::take<T>(k)`` with the recorded type re-spelled by the host (``spell``:
+   only the recorder's alphabet of standard types is accepted, so no text of the program
+   reaches the judge's source), built once per test and types (cached like a checker,
+   in the checker cells of C++, which never run a candidate's program) and run with the
+   recorded lines on stdin. The test's comparisons, its ``compare``, ``issame``,
+   ``abs(x - 0.5) < 1e-4``, run there with the standard library's own operators.
+
+Verdicts, so that each agrees with the test run beside the program: the judge's exit 0 is
+a pass when the candidate's run ended well (exit 0, every value written); a judge that
+throws, aborts or returns non-zero is ``wrong_answer`` (a comparison failed before any
+failure of the candidate's that came later); a judge that reaches a call the candidate
+never returned from (exit 3) leaves the candidate's own failure to decide (``timeout``,
+``runtime_error``, the test aborted, ...). A type the recorder does not know (the program's
+own ``struct``, ``std::tuple``, ``long double``) or a judge that does not compile (the
+test names something the program defines) sends the test back to the program's process,
+the old way, for that sample (and for that test's later samples, by the test's hash).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import logging
+import re
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reward_api.verify import compiled_eq
+
+log = logging.getLogger(__name__)
+
+HARNESS = Path(__file__).with_name("harness") / "lifted.hpp"
+JUDGE_TIME_S = 10.0
+"""Wall seconds a judge may take (at least the problem's ``time_s``)."""
+JUDGE_MEMORY_MB = 1024
+MAX_BROKEN = 4096
+
+ARG_WORDS = frozenset({
+    # the language's words that build a value
+    "true", "false", "nullptr", "NULL", "int", "long", "short", "unsigned", "signed", "char",
+    "bool", "float", "double", "auto", "const", "sizeof", "static_cast", "char16_t",
+    "char32_t", "wchar_t",
+    # the standard library's names a test's literal arguments use
+    "std", "vector", "string", "map", "set", "unordered_map", "unordered_set", "multiset",
+    "multimap", "pair", "make_pair", "tuple", "make_tuple", "optional", "nullopt", "array",
+    "deque", "list", "queue", "stack", "priority_queue", "initializer_list", "string_view",
+    "size_t", "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t",
+    "uint64_t", "INT_MAX", "INT_MIN", "LLONG_MAX", "LLONG_MIN", "LONG_MAX", "LONG_MIN",
+    "UINT_MAX", "ULLONG_MAX", "numeric_limits", "max", "min", "infinity", "quiet_NaN",
+    "lowest", "epsilon", "INFINITY", "NAN", "less", "greater",
+})  # fmt: skip
+"""Names a lifted call's arguments may hold: values made by the language and the standard
+library alone, evaluated the same in the candidate's build as beside the test."""
+
+_STATEMENT_HEADS = frozenset({"if", "for", "while", "do", "switch", "return", "try", "else",
+                              "goto", "case", "default", "break", "continue", "throw",
+                              "co_return", "co_await", "co_yield"})  # fmt: skip
+_BRANCHING = frozenset({"&&", "||", "?", "and", "or"})
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where a lifted test's calls are: ``calls`` the (start, end) of each call expression
+    in the test's text, in the order they run; ``main`` the span of the word ``main`` of
+    the test's ``main``; ``drop`` spans of statements the judge leaves out (``auto
+    candidate = f;``)."""
+
+    calls: tuple[tuple[int, int], ...]
+    main: tuple[int, int]
+    drop: tuple[tuple[int, int], ...] = ()
+    end: int = 0
+    """Where the test's ``main`` body closes: the judge adds ``return 0;`` there (``main``
+    may end without one, the function it becomes may not)."""
+    declared: tuple[tuple[str, str] | None, ...] = ()
+    """Per call, the type and the name of the variable it initialises, where the test
+    declares one (``int x0 = f(..);``): the recorder converts the value to that type, and
+    the judge reads it as ``decltype`` of that name, so the judge's source does not depend
+    on what the program returns and is built before (or while) the program is."""
+
+    @property
+    def independent(self) -> bool:
+        """Whether the judge's source is known before the candidate runs."""
+        return len(self.declared) == len(self.calls) and all(d is not None for d in self.declared)
+
+
+def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
+    """How ``test`` is lifted, or None when its shape does not allow it (module docstring)."""
+    entries = {e for e in entry_points if re.fullmatch(r"[A-Za-z_]\w*", e)}
+    if not entries:
+        return None
+    toks = compiled_eq._tokens(test)
+    if not toks:
+        return None
+    # the test's main: ``int main (...) {`` at the top level
+    depth, main_at = 0, None
+    for i, t in enumerate(toks):
+        if t.text in ("{", "(", "["):
+            depth += 1
+        elif t.text in ("}", ")", "]"):
+            depth -= 1
+        elif (depth == 0 and t.text == "main" and i > 0 and toks[i - 1].text == "int"
+              and i + 1 < len(toks) and toks[i + 1].text == "("):  # fmt: skip
+            close = toks[i + 1].match
+            if close + 1 < len(toks) and toks[close + 1].text == "{":
+                if main_at is not None:
+                    return None
+                main_at = i
+    if main_at is None:
+        return None
+    open_body = toks[toks[main_at + 1].match + 1]
+    body_start, body_end = toks.index(open_body) + 1, open_body.match
+    # the test's own names: every word of the test outside main's call arguments that a
+    # declaration could introduce is checked below against ARG_WORDS instead
+    calls: list[tuple[int, int]] = []
+    declared: list[tuple[str, str] | None] = []
+    drop: list[tuple[int, int]] = []
+    aliases: set[str] = set()
+    i = body_start
+    while i < body_end:
+        # one statement at main's top level: up to its ';' or its block's end
+        j, k = i, i
+        while k < body_end and toks[k].text != ";":
+            if toks[k].text in ("{", "(", "["):
+                k = toks[k].match
+            k += 1
+        first = toks[i].text
+        if first == "{" or first in _STATEMENT_HEADS:
+            # a block or control statement: it may hold no call of the program
+            end: int | None = toks[i].match + 1 if first == "{" else k + 1
+            if first in ("if", "for", "while", "switch", "try", "do"):
+                end = _control_end(toks, i, body_end)
+            if end is None:
+                return None
+            if any(_is_call(toks, m, entries | aliases) for m in range(i, min(end, body_end))):
+                return None
+            i = end
+            continue
+        stmt = range(j, min(k, body_end))
+        alias = _alias(toks, stmt, entries)
+        if alias is not None:
+            aliases.add(alias)
+            drop.append((toks[j].start, toks[min(k, body_end - 1)].end))
+            i = k + 1
+            continue
+        sites = [m for m in stmt if _is_call(toks, m, entries | aliases)]
+        if len(sites) > 1:
+            return None
+        if sites:
+            m = sites[0]
+            if any(toks[n].text in _BRANCHING for n in stmt):
+                return None
+            close = toks[m + 1].match
+            for n in range(m + 2, close):
+                if toks[n].kind == "id" and toks[n].text not in ARG_WORDS:
+                    return None
+            calls.append((toks[m].start, toks[close].end))
+            declared.append(_declared(test, toks, j, m, close, k))
+        i = k + 1
+    if not calls:
+        return None
+    # a call of the program anywhere else (the preamble's helpers) is not lifted
+    counted = sum(1 for m in range(len(toks)) if _is_call(toks, m, entries | aliases))
+    if counted != len(calls):
+        return None
+    return Plan(tuple(calls), (toks[main_at].start, toks[main_at].end), tuple(drop),
+                toks[body_end].start, tuple(declared))  # fmt: skip
+
+
+def _declared(
+    test: str, toks: list[Any], j: int, m: int, close: int, k: int
+) -> tuple[str, str] | None:
+    """``TYPE NAME = CALL;`` with the call the whole initialiser and a type spelled with
+    ``ARG_WORDS`` alone (not ``auto``): the type's text and the name."""
+    if close != k - 1 or m - j < 3 or toks[m - 1].text != "=" or toks[m - 2].kind != "id":
+        return None
+    kind = toks[j : m - 2]
+    if any(t.text == "auto" or (t.kind == "id" and t.text not in ARG_WORDS) for t in kind):
+        return None
+    if any(t.kind == "lit" or t.text in ("(", "{", "[") for t in kind):
+        return None
+    return test[kind[0].start : kind[-1].end], toks[m - 2].text
+
+
+def _control_end(toks: list[Any], i: int, limit: int) -> int | None:
+    """The token after a control statement starting at ``i`` (its block or statement)."""
+    k = i + 1
+    while k < limit:
+        t = toks[k].text
+        if t == "(":
+            k = toks[k].match + 1
+            continue
+        if t == "{":
+            k = toks[k].match + 1
+            if k < limit and toks[k].text in ("else", "catch", "while"):
+                continue
+            if k < limit and toks[k].text == ";":
+                k += 1
+            return k
+        if t == ";":
+            k += 1
+            if k < limit and toks[k].text in ("else", "while"):
+                continue
+            return k
+        k += 1
+    return None
+
+
+def _is_call(toks: list[Any], m: int, names: set[str]) -> bool:
+    """``toks[m]`` names one of ``names`` and is called (not a member, not qualified)."""
+    t = toks[m]
+    if t.kind != "id" or t.text not in names:
+        return False
+    if m > 0 and toks[m - 1].text in (".", "->", "::"):
+        return False
+    return m + 1 < len(toks) and toks[m + 1].text == "("
+
+
+def _alias(toks: list[Any], stmt: range, entries: set[str]) -> str | None:
+    """``auto NAME = ENTRY;`` (MultiPL-E's ``auto candidate = f;``): the name."""
+    words = [toks[n].text for n in stmt]
+    if len(words) == 4 and words[0] == "auto" and words[2] == "=" and words[3] in entries:
+        return words[1]
+    return None
+
+
+# ------------------------------------------------------------------ the two builds
+@functools.cache
+def harness() -> str:
+    return HARNESS.read_text()
+
+
+_TAG_KEY = secrets.token_bytes(32)
+
+
+def recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
+    """The candidate's build: the program, then (its macros undefined, its pragmas reset)
+    the recorder and a ``main`` that runs the test's calls in order and writes their
+    values. The recorder's names carry a tag the program cannot know (a keyed hash of the
+    program and the test, so the same pair builds the same source within this process and
+    its artifact is cached): a program that declared ``__cr_lift::known`` itself would
+    specialise it to call a standard type unknown and send its test back beside it."""
+    tag = hmac.new(_TAG_KEY, f"{program}\0{test}".encode("utf-8", "replace"),
+                   hashlib.sha256).hexdigest()[:16]  # fmt: skip
+    return _recorder(program, test, lift, undefs).replace("__cr_lift", f"__cr_lift_{tag}")
+
+
+def _recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
+    exprs = [test[a:b] for a, b in lift.calls]
+    aliases = _aliases(test, lift)
+    exprs = [_unalias(e, aliases) for e in exprs]
+    declared = lift.declared or (None,) * len(exprs)
+    kinds = [f"std::decay_t<{d[0]}>" if d else f"std::decay_t<decltype({e})>"
+             for e, d in zip(exprs, declared, strict=True)]  # fmt: skip
+    names = "  __cr_lift::Buf b;\n" + "  b.put(' ');\n".join(
+        f"  __cr_lift::type_of<{t}>(b);\n" for t in kinds
+    )
+    calls = "".join(
+        f"  __cr_lift::record([&]() -> {t if d else 'decltype(auto)'} {{ return {e}; }});\n"
+        for e, t, d in zip(exprs, kinds, declared, strict=True)
+    )
+    return (
+        f"{program}\n\n/* codereward: the recorder compiles with the recipe's options, and sees the "
+        f"language, not the program's macros */\n#pragma GCC reset_options\n#pragma pack()\n"
+        f"{undefs}\n{harness()}\n"
+        "/* codereward: the types' line, written before any code of the program's runs */\n"
+        "namespace __cr_lift {\n"
+        f"static void types_line() {{\n{names}  b.put('\\n');\n  raw_line(b);\n}}\n"
+        '__attribute__((section(".preinit_array"), used)) static void (*types_entry)() = types_line;\n'
+        "}  // namespace __cr_lift\n"
+        f"int main() {{\n{calls}  return 0;\n}}\n"
+    )
+
+
+def _aliases(test: str, lift: Plan) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for a, b in lift.drop:
+        m = re.fullmatch(r"\s*auto\s+(\w+)\s*=\s*(\w+)\s*;?\s*", test[a:b])
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out
+
+
+def _unalias(expr: str, aliases: dict[str, str]) -> str:
+    m = re.match(r"\w+", expr)
+    if m and m.group(0) in aliases:
+        return aliases[m.group(0)] + expr[m.end() :]
+    return expr
+
+
+def judge(test: str, lift: Plan, types: list[str] | None, using_std: bool) -> str:
+    """The test's own code, ``main`` renamed, each call replaced by the recorded value of
+    ``types`` (C++ spellings from ``spell``), and a ``main`` that maps the test's outcome
+    to an exit status (0 passed, 1 failed; the harness's 3 and 4: ran out, malformed)."""
+    declared = lift.declared or (None,) * len(lift.calls)
+    types = types or ["?"] * len(lift.calls)  # an independent plan's: not read
+    kinds = [f"std::decay_t<decltype({d[1]})>" if d else t
+             for d, t in zip(declared, types, strict=True)]  # fmt: skip
+    cuts = sorted([(a, b, f"__cr_lift::take<{t}>({k})") for k, ((a, b), t)
+                   in enumerate(zip(lift.calls, kinds, strict=True))]
+                  + [(a, b, "") for a, b in lift.drop]
+                  + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
+    out, at = [], 0
+    for a, b, text in cuts:
+        out += [test[at:a], text]
+        at = b
+    out.append(test[at:])
+    using = "using namespace std;\n" if using_std else ""
+    return (
+        "#include <bits/stdc++.h>\n"
+        f"{harness()}\n{using}\n{''.join(out)}\n"
+        "/* codereward: the judge's entry */\n"
+        "template <class F> int __cr_run_test(F f, int argc, char **argv) {\n"
+        "  if constexpr (std::is_invocable<F, int, char **>::value) return f(argc, argv);\n"
+        "  else return f();\n}\n"
+        "int main(int argc, char **argv) {\n"
+        "  try {\n    return __cr_run_test(__cr_test_main, argc, argv) == 0 ? 0 : 1;\n"
+        "  } catch (...) {\n    return 1;\n  }\n}\n"
+    )
+
+
+# ------------------------------------------------------------------ types
+_SCALARS = {"b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
+            "t": "unsigned short", "i": "int", "j": "unsigned", "l": "long",
+            "m": "unsigned long", "x": "long long", "y": "unsigned long long", "f": "float",
+            "d": "double", "S": "std::string"}  # fmt: skip
+_ONE = {"V": "std::vector", "E": "std::set", "F": "std::unordered_set", "O": "std::optional"}
+_TWO = {"M": "std::map", "N": "std::unordered_map", "P": "std::pair"}
+MAX_TYPE_CHARS = 512
+
+
+def spell(name: str) -> str | None:
+    """The C++ spelling of a type in the recorder's alphabet, or None when ``name`` is not
+    one (the program wrote the line, or the type is ``?``)."""
+    if len(name) > MAX_TYPE_CHARS:
+        return None
+    try:
+        text, rest = _spell(name, 0)
+    except (IndexError, ValueError):
+        return None
+    return text if rest == len(name) else None
+
+
+def _spell(name: str, i: int, depth: int = 0) -> tuple[str, int]:
+    if depth > 32:
+        raise ValueError("too deep")
+    c = name[i]
+    if c in _SCALARS:
+        return _SCALARS[c], i + 1
+    if c in _ONE or c in _TWO:
+        if name[i + 1] != "<":
+            raise ValueError("no <")
+        a, i = _spell(name, i + 2, depth + 1)
+        args = [a]
+        if c in _TWO:
+            if name[i] != ",":
+                raise ValueError("no ,")
+            b, i = _spell(name, i + 1, depth + 1)
+            args.append(b)
+        if name[i] != ">":
+            raise ValueError("no >")
+        return f"{(_ONE | _TWO)[c]}<{', '.join(args)}>", i + 1
+    raise ValueError(f"unknown {c!r}")
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """What a recorder run wrote: the C++ types of the call sites (None: a type the
+    recorder does not know, the test goes back to the program's process) and the value
+    lines of the calls that returned (the channel as written, for the judge's stdin)."""
+
+    types: list[str] | None
+    values: int
+    channel: str
+
+
+def read(channel: Any, calls: int) -> Recorded | None:
+    """The recorder's lines, or None when the channel holds anything else (nothing, the
+    program's own bytes, a cut line, more values than calls)."""
+    if not isinstance(channel, str) or not channel.endswith("\n") or not channel.isascii():
+        return None
+    lines = channel[:-1].split("\n")
+    names = lines[0].split(" ")
+    if len(names) != calls or len(lines) - 1 > calls:
+        return None
+    if "?" in names:  # the harness's line, written before the program ran: not the program's
+        return Recorded(None, len(lines) - 1, channel)
+    spelled = [spell(n) for n in names]
+    if any(s is None for s in spelled):
+        return None
+    return Recorded([s for s in spelled if s is not None], len(lines) - 1, channel)
+
+
+# ------------------------------------------------------------------ judging
+@dataclass(frozen=True)
+class Judged:
+    """A judge's outcome: ``passed`` (exit 0), ``failed`` (a comparison failed, or the
+    values were malformed: ``detail``), ``ran_out`` (the candidate never returned from a
+    call the test reached), or ``broken`` (the judge did not compile: go back)."""
+
+    outcome: str
+    detail: str = ""
+
+
+class Judges:
+    """Builds and runs judges in the checker cells of C++; thread-safe. ``pool_for``,
+    ``artifacts`` and ``runtime`` as ``checkers.Checkers`` takes them. A judge is built
+    once: the first sample that needs it (or ``prepare``, while the candidate's own build
+    runs) compiles it and the others wait for its artifact; one that does not compile is
+    remembered by its source's key, so the test it judges is no longer lifted."""
+
+    def __init__(self, pool_for: Callable[[str], Any], artifacts: Any, runtime: str,
+                 compile_time_s: float) -> None:  # fmt: skip
+        self.pool_for = pool_for
+        self.artifacts = artifacts
+        self.runtime = runtime
+        self.compile_time_s = compile_time_s
+        self._broken: set[str] = set()
+        """Keys of judges, and of tests, whose judge did not compile."""
+        self._locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()
+        self.runs = 0
+        self.compiles = 0
+
+    def usable(self, unit: Any) -> bool:
+        """Whether a lifted unit may run lifted: not when its judge, known before the
+        program runs, failed to compile before (a judge that depends on the program's
+        types is only known after; one that fails then sends that sample back alone, so
+        no sample decides for another)."""
+        source = unit.lift[2] if unit.lift is not None else None
+        return source is None or self._spec(source)[1] not in self._broken
+
+    def _spec(self, source: str) -> tuple[dict[str, Any], str]:
+        from reward_api.verify import languages
+
+        spec = languages.build_spec(languages.stdio_unit("cpp", source), JUDGE_MEMORY_MB,
+                                    self.compile_time_s)  # fmt: skip
+        return spec, languages.artifact_key(spec, f"{self.runtime}/judge")
+
+    def _hold(self, keys: list[str]) -> list[threading.Lock]:
+        """The locks of the judges among ``keys`` not built yet, taken (sorted: no two
+        callers wait on each other's)."""
+        locks = []
+        with self._lock:
+            for key in sorted(set(keys)):
+                if key not in self.artifacts and key not in self._broken:
+                    locks.append(self._locks.setdefault(key, threading.Lock()))
+        for lock in locks:
+            lock.acquire()
+        return locks
+
+    def _release(self, keys: list[str], locks: list[threading.Lock]) -> None:
+        with self._lock:
+            for key in set(keys):
+                self._locks.pop(key, None)
+        for lock in locks:
+            lock.release()
+
+    def prepare(self, source: str) -> None:
+        """Start building the judge ``source`` in the background, unless it is built, being
+        built or broken (a failure here is the later ``judge``'s to meet)."""
+        spec, key = self._spec(source)
+        with self._lock:
+            if key in self.artifacts or key in self._broken or key in self._locks:
+                return
+            lock = self._locks.setdefault(key, threading.Lock())
+            lock.acquire()
+
+        def build() -> None:
+            try:
+                self._request([(source, spec, key, None)], JUDGE_TIME_S, "")
+            except Exception:
+                log.debug("a judge's early build failed", exc_info=True)
+            finally:
+                self._release([key], [lock])
+
+        threading.Thread(target=build, name="judge-build", daemon=True).start()
+
+    def judge(self, jobs: list[tuple[str, str, Recorded]], time_s: float) -> list[Judged]:
+        """Each ``(test code, judge source, recorded)`` judged, in one cell lease."""
+        specs = [(code, *self._spec(source), rec) for code, source, rec in jobs]
+        out: list[Judged | None] = [Judged("broken") if key in self._broken else None
+                                    for _c, _s, key, _r in specs]  # fmt: skip
+        todo = [k for k, o in enumerate(out) if o is None]
+        if not todo:
+            return [o for o in out if o is not None]
+        keys = [specs[k][2] for k in todo]
+        locks = self._hold(keys)
+        try:
+            done = self._request([specs[k] for k in todo], max(JUDGE_TIME_S, time_s), "run")
+        finally:
+            self._release(keys, locks)
+        for k, judged in zip(todo, done, strict=True):
+            out[k] = judged
+        return [o if o is not None else Judged("broken") for o in out]
+
+    def _request(
+        self, items: list[tuple[str, dict[str, Any], str, Recorded | None]], time_s: float,
+        run: str,
+    ) -> list[Judged]:  # fmt: skip
+        """Build (or unpack) each judge and, when ``run``, run it on its recorded lines."""
+        from reward_api.errors import SandboxError
+        from reward_api.verify.languages import COMPILE_CELL_MB
+
+        builds: list[dict[str, Any]] = []
+        for _code, spec, key, _rec in items:
+            build = dict(spec)
+            cached = self.artifacts.get(key)
+            if cached is not None:
+                build["artifact"] = cached
+            else:
+                build["return_artifact"] = True
+            builds.append(build)
+        tests = [{"kind": "stdio", "build": k, "input": rec.channel}
+                 for k, (_c, _s, _k, rec) in enumerate(items) if run and rec is not None]  # fmt: skip
+        request = {"op": "sample", "builds": builds, "tests": tests, "time_s": time_s,
+                   "memory_mb": JUDGE_MEMORY_MB, "max_output_bytes": 1 << 16,
+                   "stop_on_first_failure": False}  # fmt: skip
+        budget = (self.compile_time_s + 5.0) * len(builds) + (time_s + 2.0) * len(tests) + 30
+        with self.pool_for("cpp").lease() as cell:
+            cell.prepare(max(JUDGE_MEMORY_MB, COMPILE_CELL_MB))
+            answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
+            reports, done = answer.get("tests"), answer.get("builds")
+            if (not isinstance(reports, list) or len(reports) != len(tests)
+                    or not isinstance(done, list) or len(done) != len(builds)):  # fmt: skip
+                raise SandboxError("the judge cell answered with a malformed report")
+            if answer.get("anomaly") or any(
+                isinstance(r, dict) and (r.get("limit") or r.get("signal") not in (None, 6))
+                for r in reports
+            ):
+                cell.broken = True
+        out: list[Judged] = []
+        for (_code, _spec, key, _rec), b, rep in zip(items, done, reports if run else [{}] * len(items),
+                                                     strict=True):  # fmt: skip
+            b = b if isinstance(b, dict) else {}
+            packed = b.pop("artifact", None)
+            with self._lock:
+                self.runs += 1 if run else 0
+                self.compiles += 0 if b.get("cached") else 1
+            if not b.get("ok"):
+                if b.get("limit") is None and b.get("signal") is None:
+                    with self._lock:  # a compile error (a limit may pass on a quieter host)
+                        if len(self._broken) >= MAX_BROKEN:
+                            self._broken.clear()
+                        self._broken.add(key)
+                out.append(Judged("broken", str(b.get("output", ""))[:500]))
+                continue
+            if isinstance(packed, list):
+                self.artifacts.put(key, packed)
+            out.append(_outcome(rep if isinstance(rep, dict) else {}))
+        return out
+
+
+def _outcome(rep: dict[str, Any]) -> Judged:
+    if rep.get("limit") == "timeout":
+        return Judged("failed", "the test's comparisons did not finish in time")
+    if rep.get("limit"):
+        return Judged("failed", f"the test's comparisons hit a limit ({rep['limit']})")
+    if rep.get("signal") is not None:
+        return Judged("failed", "the test aborted")
+    code = rep.get("exit_code")
+    if code == 0:
+        return Judged("passed")
+    if code == 3:
+        return Judged("ran_out")
+    if code == 4:
+        return Judged("failed", "the recorded values are malformed")
+    return Judged("failed", "the test failed")
+
+
+_USING_STD = re.compile(r"^[ \t]*using\s+namespace\s+std\s*;", re.M)
+
+
+def uses_std(program: str) -> bool:
+    """Whether the program brings ``std`` into the global namespace (the test written for
+    it may rely on that: the judge does the same; a judge that then does not compile only
+    sends the test back)."""
+    return bool(_USING_STD.search(compiled_eq.blank_cpp_comments(program)))
