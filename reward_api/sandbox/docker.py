@@ -16,6 +16,12 @@ Threat model. Candidate programs are hostile. Each cell is one container started
 - other samples: one sample at a time per cell; after each test every process but the
   runner dies (``kill(-1)``); the cell is replaced after ``recycle_after_samples`` samples
   and at once after any anomaly (the pool closes a ``broken`` cell).
+- the kernel's less used system calls: the cell's own seccomp filter (``seccomp``): what
+  Docker's default profile allows a container without capabilities, plus ``mseal`` (which
+  the C/C++ assert harness seals with, and which the default answers ENOSYS), and no i386
+  or x32 calls. The engine's filter is off (``seccomp=unconfined``): the container's first
+  process installs ours, then execs the runner, so every process of the cell runs under it.
+  On an engine of another architecture the engine's default profile stays.
 - resources: per test the runner's rlimits and wall clock (as in the process backend, but
   for processes: see ``request``); per container a memory ceiling (the test's limit plus
   ``cell_memory_overhead_mb``, which also bounds the tmpfs pages), a pids ceiling
@@ -53,6 +59,7 @@ from types import FrameType
 from typing import Any
 
 from reward_api.errors import SandboxError, SandboxUnavailable
+from reward_api.sandbox import seccomp
 from reward_api.sandbox.cell import Cell
 from reward_api.sandbox.policy import SandboxPolicy
 
@@ -65,6 +72,7 @@ _STDOUT = 1
 
 _client_lock = threading.Lock()
 _client: Any = None
+_machine: str | None = None  # the engine's architecture, asked once
 _live_lock = threading.Lock()
 _live: dict[str, DockerCell] = {}
 _closing = threading.Event()
@@ -91,6 +99,14 @@ def _docker_client() -> Any:
                 ) from None
             _client = client
         return _client
+
+
+def _engine_machine() -> str:
+    """The engine's architecture (``docker info``), which the cell's filter is written for."""
+    global _machine
+    if _machine is None:
+        _machine = str(_docker_client().info().get("Architecture") or "")
+    return _machine
 
 
 def _proc_start(pid: int) -> str | None:
@@ -270,6 +286,12 @@ class DockerCell(Cell):
         memory = (self._memory_mb + p.cell_memory_overhead_mb) << 20
         # PWD as bubblewrap sets it for the process backend, so programs see the same env
         env = [f"{k}={v}" for k, v in sorted({"PWD": "/tmp", **p.environment}.items())]
+        command = [p.python, "-I", "-B", RUNNER_PATH]
+        security = ["no-new-privileges"]
+        prog = seccomp.cell_filter(_engine_machine())
+        if prog is not None:  # ours in place of the engine's: see the seccomp module
+            command = seccomp.boot_command(p.python, prog, command)
+            security.append("seccomp=unconfined")
         host = api.create_host_config(
             network_mode="none",
             ipc_mode="private",
@@ -281,7 +303,7 @@ class DockerCell(Cell):
                 "/dev/shm": f"rw,exec,nosuid,nodev,size={p.shm_mb}m,mode=1777",
             },
             cap_drop=["ALL"],
-            security_opt=["no-new-privileges"],
+            security_opt=security,
             pids_limit=p.max_procs,
             mem_limit=memory,
             memswap_limit=memory,
@@ -295,7 +317,7 @@ class DockerCell(Cell):
         )
         return api.create_container_config(
             image=p.docker_image,
-            command=["/usr/bin/env", "-i", *env, p.python, "-I", "-B", RUNNER_PATH],
+            command=["/usr/bin/env", "-i", *env, *command],
             environment=dict(p.environment),
             labels={
                 p.label: "1",

@@ -224,9 +224,11 @@ const char *)``, which a test's ``char *`` argument prefers) that is ``static`` 
 native C/C++ program that maps a page of its own making executable over the test's
 code (``mmap`` of a file it wrote, ``PROT_EXEC``, ``MAP_FIXED``: the loader maps
 libraries the same way, so the filter cannot tell them apart) or makes the RELRO GOT
-writable again (``mprotect``) on a kernel or backend without ``mseal`` (the harness
-seals the executable's code and RELRO before any constructor: ``_X86_64_SEAL``; the
-gate's ``c-writes-code`` names both), a Go or Rust program's code and GOT (not sealed),
+writable again (``mprotect``) on a kernel without ``mseal`` (Linux before 6.10; docker
+cells have it through their own seccomp filter, ``reward_api.sandbox.seccomp``, where
+Docker's default profile answers ENOSYS; the harness seals the executable's code and
+RELRO before any constructor: ``_X86_64_SEAL``; the gate's ``c-writes-code`` names both),
+a Go or Rust program's code and GOT (not sealed),
 and a native program's ``/proc`` on a kernel without Landlock; a native program on a machine other than x86-64, where the one-process filter is not
 written, that runs its own test again as a child and reads the expected values from that
 run's failure messages (Java's guard and node's prelude refuse child processes);

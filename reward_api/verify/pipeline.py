@@ -98,7 +98,10 @@ class _Work:
     reward: Any
     jobs: list[int]
     syntax: Verdict | None = None
-    """no_code or syntax_error, decided on the host before anything runs; None: it compiles."""
+    """no_code or syntax_error, decided on the host before anything runs (or compile_error:
+    a Python program too large to send, ``oversized_program``); None: it compiles."""
+    detail: str | None = None
+    """Why, where ``syntax`` alone does not say (the program's size)."""
 
 
 def syntax_verdict(program: str) -> Verdict | None:
@@ -110,6 +113,22 @@ def syntax_verdict(program: str) -> Verdict | None:
             compile(program, "<solution>", "exec", dont_inherit=True)
     except (SyntaxError, ValueError, OverflowError, RecursionError, MemoryError):
         return Verdict.syntax_error
+    return None
+
+
+def oversized_program(program: str) -> str | None:
+    """Why a Python program is too large to send to its cell (a ``compile_error``), or None:
+    more than ``MAX_REQUEST_SOURCE_BYTES`` as its request carries it (JSON), the compiled
+    languages' bound on their builds' source. Decided before the host parses or scans it,
+    measured a MiB of characters at a time (JSON escapes each character alone)."""
+    if len(program) * 12 <= MAX_REQUEST_SOURCE_BYTES:  # a character is at most 12 in JSON
+        return None
+    size, step = 2, 1 << 20
+    for start in range(0, len(program), step):
+        size += _json_len(program[start : start + step]) - 2
+        if size > MAX_REQUEST_SOURCE_BYTES:
+            return (f"the program is too large: {len(program) / (1 << 20):.1f} M characters, "
+                    f"more than {MAX_REQUEST_SOURCE_BYTES >> 20} MiB as sent to its cell")  # fmt: skip
     return None
 
 
@@ -300,11 +319,15 @@ class Verifier:
                 unit = units.get(key)
                 if unit is None:
                     resolved = scoring.resolve(reward, (job.problem.metadata or {}).get("reward"))
+                    too_large = None
                     if job.problem.language in COMPILED:  # its compiler decides the rest
                         syntax = None if program.strip() else Verdict.no_code
+                    elif too_large := oversized_program(program):
+                        syntax = Verdict.compile_error
                     else:
                         syntax = syntax_verdict(program)
-                    units[key] = _Work(key, digest, job.problem, program, resolved, [i], syntax)
+                    units[key] = _Work(key, digest, job.problem, program, resolved, [i], syntax,
+                                       too_large)  # fmt: skip
                 else:
                     unit.jobs.append(i)
         results: list[Result | None] = [None] * len(jobs)
@@ -430,7 +453,7 @@ class Verifier:
         verdict = unit.syntax
         indices = scoring.select_tests(problem.tests, unit.reward.max_tests)
         if verdict is not None:
-            tests = [TestResult(verdict=verdict) for _ in indices]
+            tests = [TestResult(verdict=verdict, detail=unit.detail) for _ in indices]
             return Result(**base, reward=0.0, accepted=False, passed=0, total=len(indices),
                           verdict=verdict, tests=tests)  # fmt: skip
         compiled = problem.language in COMPILED
@@ -1079,7 +1102,10 @@ MAX_REQUEST_SOURCE_BYTES = 64 << 20
 per call entry point, one per assert test, one for the stdio tests). A C program of 40 MB
 (a comment) in two builds made a request the runner could not read, and a program with no
 bound on its size would pass any bound on frames: a ``sandbox_error`` of its own making.
-Past it, the sample is a ``compile_error`` that says so."""
+Past it, the sample is a ``compile_error`` that says so. A Python program has the same
+bound (``oversized_program``): one of 300 MiB (a comment) broke its cell's pipe, three
+times over (``sandbox_error``). Under the bound the static scan still reads the whole
+program, about a second per MiB, while the batch's results wait for it."""
 MAX_REQUEST_BYTES = 240 << 20
 """One request to a run cell, as JSON (the runner reads the host's frames up to 256 MiB)."""
 MAX_REQUEST_ARTIFACT_BYTES = 160 << 20

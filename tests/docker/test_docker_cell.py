@@ -10,6 +10,7 @@ import pytest
 
 from reward_api.errors import SandboxUnavailable
 from reward_api.sandbox import docker as backend
+from reward_api.sandbox import seccomp
 from reward_api.sandbox.docker import DockerCell, remove_orphans
 from reward_api.sandbox.policy import SandboxPolicy
 
@@ -49,6 +50,14 @@ def test_container_is_created_hardened(cell: DockerCell) -> None:
         "-B",
         "/opt/codereward/runner.py",
     ]
+    # the engine's seccomp filter is off only where the first process installs ours
+    prog = seccomp.cell_filter(backend._engine_machine())
+    cmd = info["Config"]["Cmd"]
+    if prog is None:
+        assert "-c" not in cmd and not any("seccomp" in o for o in host["SecurityOpt"])
+    else:
+        assert "seccomp=unconfined" in host["SecurityOpt"]
+        assert cmd[cmd.index("-c") + 1 : cmd.index("-c") + 3] == [seccomp.BOOT, prog.hex()]
 
 
 def test_runner_is_pid_1_and_answers(cell: DockerCell) -> None:

@@ -15,8 +15,11 @@ limit, runtime error, wrong answer) with reward 0.0, never ``sandbox_error``. Ea
 exploit is verified beside an honest sample, which must still be accepted.
 """
 
+import functools
+
 import pytest
 
+from reward_api import Verdict
 from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit
 
 LIMITS = {"time_s": 4, "memory_mb": 256}
@@ -134,6 +137,34 @@ def test_a_program_cannot_make_its_result_sandbox_error(verifier, name):
     batch = PAIRS[name]
     for case in batch.names:
         batch.check(verifier, case)
+
+
+# A program too large to send: nothing bounded a Python program's size (the compiled
+# languages' bound is ``pipeline.MAX_REQUEST_SOURCE_BYTES``). A correct solution followed by
+# a comment of 50 MiB of control characters is 300 MiB as JSON, more than the runner reads
+# in one frame: the cell's pipe broke, three times over, ``sandbox_error``. Now any program
+# past the bound is a ``compile_error`` that says so, decided before the host parses or
+# scans it (the programs are built when first asked: they are 114 MB).
+OVERSIZED = ["exploit/fifty_mib_of_control_characters", "exploit/just_past_the_bound",
+             "beside/oversized_programs"]  # fmt: skip
+
+
+@functools.cache
+def _oversized() -> Batch:
+    solve = HONEST[id(STDIO)]
+    programs = [solve + "#" + "\x01" * (50 << 20) + "\n", solve + "#" + "x" * (64 << 20) + "\n"]
+    cases = [exploit(n, STDIO, p) for n, p in zip(OVERSIZED, programs)]
+    return Batch("made_error_oversized", [*cases, control(OVERSIZED[2], STDIO, solve)])
+
+
+@pytest.mark.parametrize("name", OVERSIZED)
+def test_an_oversized_program_is_a_compile_error_that_says_so(verifier, name):
+    batch = _oversized()
+    batch.check(verifier, name)
+    if name.startswith("exploit/"):
+        result = batch.run(verifier).results[name]
+        assert result.verdict == Verdict.compile_error, result
+        assert "too large" in str(result.tests[0].detail), result.tests
 
 
 # Honest programs that use the same resources legitimately, within the limits: scratch
