@@ -17,6 +17,16 @@ from reward_api.bench import languages as bench
 from reward_api.verify.languages import default_root
 
 SUBSET = 10
+FALLS_OFF = {
+    "mbxp/MBCPP/455": "bool checkMonthnumbNumber(int) { // Your code here. }",
+    "mbxp/MBCPP/762": "bool checkMonthnumberNumber(int) { /* comments only */ }",
+}
+"""Model samples whose function has no return statement (undefined behaviour): GCC compiles
+the function, and the ``main`` that calls it, to nothing, so plain execution falls off into
+whatever code follows and exits 0 without running one comparison: a pass plain execution
+gives to an empty body (a reward an RL policy would learn to take). Lifted
+(``reward_api.verify.lifted``), no call ever returns a value: ``wrong_answer``, the one
+disagreement this suite allows, and only in that direction."""
 
 
 def _needs(language: str) -> None:
@@ -33,7 +43,8 @@ def _check(language: str, limit: int | None, workers: int) -> None:
     pairs = bench.load(language, limit)
     result = bench.agreement(language, pairs, workers=workers)
     print(f"{language}: {result.agree}/{len(pairs)} agree, {sum(result.sandboxed)} accepted")
-    assert result.disagreements() == []
+    left = [d for d in result.disagreements() if not (d[0] in FALLS_OFF and d[2] and not d[1])]
+    assert left == []
     assert any(result.plain), "no sample passes: the comparison would prove little"
     if limit is None:
         assert not all(result.plain), "every model sample passes: the comparison would prove little"

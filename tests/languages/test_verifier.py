@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from reward_api.schemas import Problem, Sample, Verdict, canonical_language
 from reward_api.verify import languages
-from reward_api.verify.pipeline import Job, Verifier
+from reward_api.verify.pipeline import Job, Verifier, VerifierSettings
 from tests.conftest import run
 
 IMAGES = Path(__file__).resolve().parents[2] / "sandbox_images"
@@ -159,7 +159,14 @@ def test_a_cpp_entry_point_named_as_a_library_function_is_the_tests_to_call(
     c_linkage = (
         '#include<stddef.h>\nextern "C" size_t strlen(const char *s){ return s[0] ? 9 : 0; }\n'
     )
-    assert run(verifier, problem, c_linkage).verdict == Verdict.compile_error
+    # lifted (reward_api.verify.lifted), the test's calls of ``strlen`` are the program's,
+    # its answers are judged apart, where ``strlen`` is the library's: the test's own
+    # verdict, as plain execution gives it
+    assert run(verifier, problem, c_linkage).verdict == Verdict.accepted
+    # beside the program, a definition of the library's own symbol is refused (the test's
+    # other calls would bind to it)
+    with Verifier(VerifierSettings(workers=1, lift_asserts=False)) as beside:
+        assert run(beside, problem, c_linkage).verdict == Verdict.compile_error
 
 
 def test_a_host_file_included_at_compile_time_is_not_there(verifier: Verifier) -> None:
