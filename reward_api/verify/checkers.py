@@ -280,13 +280,7 @@ class Checkers:
         if spec is None:  # python: the runner forks the checker as it forks programs
             request.update(program=problem.checker.code, setup=None)
         else:
-            build = dict(spec)
-            cached = self.artifacts.get(key)
-            if cached is not None:
-                build["artifact"] = cached
-            else:
-                build["return_artifact"] = True
-            request["builds"] = [build]
+            request["builds"] = [self.artifacts.mark(dict(spec), key)]
             for t in tests:
                 t["build"] = 0
             budget += self.compile_time_s + 5.0

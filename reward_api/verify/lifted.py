@@ -403,7 +403,6 @@ class Recorded:
     lines of the calls that returned (the channel as written, for the judge's stdin)."""
 
     types: list[str] | None
-    values: int
     channel: str
 
 
@@ -417,11 +416,11 @@ def read(channel: Any, calls: int) -> Recorded | None:
     if len(names) != calls or len(lines) - 1 > calls:
         return None
     if "?" in names:  # the harness's line, written before the program ran: not the program's
-        return Recorded(None, len(lines) - 1, channel)
+        return Recorded(None, channel)
     spelled = [spell(n) for n in names]
     if any(s is None for s in spelled):
         return None
-    return Recorded([s for s in spelled if s is not None], len(lines) - 1, channel)
+    return Recorded([s for s in spelled if s is not None], channel)
 
 
 # ------------------------------------------------------------------ judging
@@ -535,15 +534,7 @@ class Judges:
         from reward_api.errors import SandboxError
         from reward_api.verify.languages import COMPILE_CELL_MB
 
-        builds: list[dict[str, Any]] = []
-        for _code, spec, key, _rec in items:
-            build = dict(spec)
-            cached = self.artifacts.get(key)
-            if cached is not None:
-                build["artifact"] = cached
-            else:
-                build["return_artifact"] = True
-            builds.append(build)
+        builds = [self.artifacts.mark(dict(spec), key) for _code, spec, key, _rec in items]
         tests = [{"kind": "stdio", "build": k, "input": rec.channel}
                  for k, (_c, _s, _k, rec) in enumerate(items) if run and rec is not None]  # fmt: skip
         request = {"op": "sample", "builds": builds, "tests": tests, "time_s": time_s,

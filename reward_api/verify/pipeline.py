@@ -606,11 +606,7 @@ class Verifier:
             # an assert build carries its own nonce: never the same twice, never cached
             key = languages.artifact_key(spec, self.runtime) if u.expect is None else None
             keys.append(key)
-            cached = self.artifacts.get(key) if key else None
-            if cached is not None:
-                spec["artifact"] = cached
-            elif key is not None:
-                spec["return_artifact"] = True
+            self.artifacts.mark(spec, key)
         apart: dict[int, dict[str, Any]] = {}
         for recipe in sorted({u.recipe for u in units} & languages.COMPILED_APART):
             picked = [k for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
@@ -714,7 +710,6 @@ class Verifier:
         ended before the test's ``main``: the candidate's own report decides)."""
         jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         out: dict[int, lifted.Judged | None] = {}
-        using_std = lifted.uses_std(unit.program)
         for k, rep in enumerate(reports):
             lift = units[which[k]].lift
             if lift is None or rep.get("compile_error"):
@@ -726,7 +721,8 @@ class Verifier:
             if rec.types is None:
                 out[k] = None
                 continue
-            source = source or lifted.judge(code, shape, rec.types, using_std)
+            if source is None:  # the judge reads the types this program's calls returned
+                source = lifted.judge(code, shape, rec.types, lifted.uses_std(unit.program))
             jobs.append((k, (code, source, rec)))
         if jobs:
             with self._stage("judge"):
@@ -879,6 +875,16 @@ class ArtifactCache:
             self._items.move_to_end(key)  # type: ignore[arg-type]
             self.hits += 1
             return item[0]
+
+    def mark(self, build: dict[str, Any], key: str | None) -> dict[str, Any]:
+        """``build`` (a runner build spec), given its cached artifact to unpack, or asked to
+        return the artifact it compiles (a build without a key: neither); returns it."""
+        cached = self.get(key)
+        if cached is not None:
+            build["artifact"] = cached
+        elif key is not None:
+            build["return_artifact"] = True
+        return build
 
     def put(self, key: str, packed: list[Any]) -> None:
         size = sum(len(str(f[2])) for f in packed if isinstance(f, list) and len(f) == 3)
