@@ -65,7 +65,7 @@ real model samples check. What it does not cover, documented in
 ``reward_api.verify.languages``: comparisons other than equality (``<`` on containers)
 and comparisons inside the program's own helpers the test calls. A standard type not
 listed above keeps the standard's ``operator==``: a C++ assert build refuses a program that
-declares into ``std`` (``languages._CPP_STD_PATTERN``).
+declares into ``std`` (``languages._C_TEXT_AWK``).
 """
 
 from __future__ import annotations

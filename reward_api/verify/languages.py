@@ -220,7 +220,7 @@ past the test (its own return address replaced by the one into ``__wrap_main`` f
 its stack, with a copy of that frame: in one process the harness cannot tell it from the
 test's ``main`` returning 0); a C++ overload of a C library function (``strcmp(char *,
 const char *)``, which a test's ``char *`` argument prefers) that is ``static`` or
-``inline`` or a template (``_C_DEFINES_CHECK`` reads no weak or inlined symbol); a
+``inline`` or a template (``_C_OBJECT_AWK`` reads no weak C++ or inlined symbol); a
 native C/C++ program that maps a page of its own making executable over the test's
 code (``mmap`` of a file it wrote, ``PROT_EXEC``, ``MAP_FIXED``: the loader maps
 libraries the same way, so the filter cannot tell them apart) or makes the RELRO GOT
@@ -694,32 +694,39 @@ def build_spec(
 
 
 def _c_assert_build(unit: Unit) -> dict[str, Any]:
-    """The build of a C/C++ assert unit, which reads the unit's bytes, the program's alone,
-    then the harness's on stdin (UTF-8, a lone surrogate as ``?``, as a written file would
-    hold it). The unit compiles from the pipe, with the recipe's flags, so no file of the
+    """The build of a C/C++ assert unit. The unit (program, then test) comes on stdin,
+    then the harness (UTF-8, a lone surrogate as ``?``, as a written file would hold it);
+    the program alone is a file of the build folder (``cr_prog.c``: it holds nothing of the
+    test's). The unit compiles from the pipe, with the recipe's flags, so no file of the
     build folder holds the test while the compiler and the assembler run: ``#include
     "/proc/self/fd/0"`` or an ``.incbin`` of the unit or of a ``/proc`` path finds a
-    drained pipe or nothing. Then the program alone is checked (``_C_TEXT_CHECK``,
-    ``_C_DEFINES_CHECK``): a build whose program defines what the C or C++ library
-    defines, renames symbols, or adds to the standard library's namespaces, fails with
-    the reason. Only
-    then is the rest of the pipe, the harness, written out and linked with
+    drained pipe or nothing. Then the unit's object is read (``_C_OBJECT_AWK``: its
+    sections, and every symbol it defines against the root's list of library functions)
+    and the program alone, preprocessed, is read (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``): a
+    build whose program defines what the C or C++ library defines, writes assembly,
+    renames symbols, or adds to the standard library's namespaces fails with the reason.
+    Only then is the rest of the pipe, the harness, written out and linked with
     ``--wrap=main``; an assembler of the unit that read any of it from the pipe left it
-    short, and the build fails."""
+    short, and the build fails. About 17 processes, one compile of the unit and one
+    preprocessing of the program among them (31 before the checks were two ``awk``
+    programs)."""
     recipe = RECIPES[unit.recipe]
     assert recipe.compile is not None
     harness = next(f for f in unit.files if f.startswith("harness."))
     unit_bytes = unit.files[recipe.source].encode("utf-8", "replace")
     harness_bytes = unit.files[harness].encode("utf-8", "replace")
-    program_bytes = (unit.program or "").encode("utf-8", "replace")
     drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
     cc, *flags = [a for a in recipe.compile if a not in drop]
     cpp = unit.recipe == "cpp"
     source = "c++" if cpp else "c"
     # C: every static function of the unit, inlined or not, keeps a symbol in main.o, so
-    # ``_C_DEFINES_CHECK`` reads the program's ``static int strcmp`` there (the code of the
+    # ``_C_OBJECT_AWK`` reads the program's ``static int strcmp`` there (the code of the
     # functions that ran is unchanged: the copies are only emitted beside it)
     keep = [] if cpp else ["-fkeep-static-functions", "-fkeep-inline-functions"]
+    # and every static variable, read or not: ``static int (*const strcmp)(const char *,
+    # const char *) = mine;`` (or a C++ lambda object) is folded into direct calls of
+    # ``mine`` and leaves no symbol otherwise (the precompiled header stays valid)
+    keep.append("-fno-toplevel-reorder")
     compile_unit = [cc, *flags, *keep, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
     # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
@@ -727,76 +734,47 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", harness, "main.o", "-Wl,--wrap=main"]
     link.append("-Wl,-z,now")
     link += libs
-    # the program alone, macros expanded: its own lines checked (``_C_TEXT_CHECK``)
-    expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "-", "-o", "cr_prog.i"]
-    check = f'head -c "$3" | {shlex.join(expand)}\n' + _C_TEXT_CHECK.replace(
-        "CPP_ONLY", _CPP_STD_PATTERN if cpp else ""
-    )
-    check += "rm -f cr_prog.i\n"
+    # the program alone, macros expanded: its own lines checked (``_C_TEXT_AWK``)
+    expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "cr_prog.c", "-o", "cr_prog.i"]
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
-        f"{_C_EARLY_CHECK}{check}{_c_defines_check(cc, unit.entry_points)}"
+        f"{c_object_check(cc, unit.entry_points)}"
+        f"{shlex.join(expand)} < /dev/null\n"
+        f"awk {shlex.quote(_C_DEPTH_AWK)} cr_prog.i | "
+        f"awk -v cpp={int(cpp)} {shlex.quote(_C_TEXT_AWK)}\n"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
         f"{shlex.join(link)}\n"
     )
-    lengths = (len(unit_bytes), len(harness_bytes), len(program_bytes))
+    lengths = (len(unit_bytes), len(harness_bytes))
     return {
-        "files": {},
+        "files": {"cr_prog.c": (unit.program or "").encode("utf-8", "replace").decode()},
         "compile": ["sh", "-c", script, "cr", *map(str, lengths)],
-        "input": (unit_bytes + program_bytes + harness_bytes).decode("utf-8"),
-        "remove": ["main.o", harness, "cr_prog.i", "cr_libs", "cr_own"],
+        "input": (unit_bytes + harness_bytes).decode("utf-8"),
+        "remove": ["main.o", harness, "cr_prog.c", "cr_prog.i", "cr_libs"],
     }
 
 
 def _lifted_build(recipe: Recipe) -> list[str]:
     """A lifted test's recorder (``reward_api.verify.lifted``): compiled with the recipe's
-    flags, then its object checked (``_LIFTED_EARLY_CHECK``), then linked. The recorder
-    writes the call sites' types from its one ``.preinit_array`` entry, before any code of
-    the program's: only that line decides whether the test goes back beside the program,
-    so no code of the program's may run before it."""
+    flags, then its object checked (``c_object_check`` with ``preinit``: the recorder's
+    own one ``.preinit_array`` entry and nothing else before ``main``), then linked. The
+    recorder writes the call sites' types from that entry, before any code of the
+    program's: only that line decides whether the test goes back beside the program, so
+    no code of the program's may run before it."""
     assert recipe.compile is not None
     cc, *flags = [a for a in recipe.compile if a not in ("-o", "prog", recipe.source, GOLD, "-s")]
     script = (
         "set -e\n"
         f"{shlex.join([cc, *flags, '-c', recipe.source, '-o', 'main.o'])}\n"
-        f"{_LIFTED_EARLY_CHECK}"
+        f"{c_object_check(cc, None, preinit=True)}"
         f"{shlex.join([cc, '-O2', '-pipe', GOLD, '-s', '-o', 'prog', 'main.o'])}\n"
         "rm -f main.o\n"
     )
     return ["sh", "-c", script]
 
-
-_LIFTED_EARLY_CHECK = r"""bad=$(readelf -SW main.o | sed -n 's/^ *\[ *[0-9]*\] *\([^ ]*\) *[A-Z_]* *[0-9a-f]* *[0-9a-f]* *\([0-9a-f]*\) .*/\1 \2/p' | grep -E '^\.(preinit_array|init)(\.[^ ]*)? ' | grep -vx '\.preinit_array 000008' || true)
-if [ -n "$bad" ]; then
-  echo "codereward: the program adds to .preinit_array or .init: its code would run before the recorder's types line" >&2
-  exit 1
-fi
-if nm main.o | grep -qE '^[[:xdigit:]]* +i '; then
-  echo "codereward: the program defines an ifunc: its resolver would run before the recorder's types line" >&2
-  exit 1
-fi
-"""
-"""Shell: the recorder's object holds one ``.preinit_array`` entry (its own: 8 bytes), no
-``.init`` section and no ifunc (whose resolver runs while the loader relocates)."""
-
-
-_C_EARLY_CHECK = r"""if readelf -SW main.o | grep -qE '[[:space:]]\.(preinit_array|init)(\.[^[:space:]]*)?[[:space:]]'; then
-  echo "codereward: the unit has a .preinit_array or .init section: code of the program's would run before the harness's" >&2
-  exit 1
-fi
-if nm main.o | grep -qE '^[[:xdigit:]]* +i '; then
-  echo "codereward: the unit defines an ifunc: its resolver would run before the harness's code" >&2
-  exit 1
-fi
-"""
-"""Shell: the unit's object may hold no ``.preinit_array`` or ``.init`` section, however
-the program spelled its name (``".prein" "it_array"`` escapes ``_C_TEXT_CHECK``'s
-words), and no ifunc (``__attribute__((__ifunc__("r")))``: its resolver runs while the
-loader relocates, with the GOT still writable): the harness's ``.preinit_array`` entry
-must be the first code of the executable to run (``_X86_64_SEAL``)."""
 
 C_LIBRARIES = ("libc.so.6", "libm.so.6", "libstdc++.so.6", "libgcc_s.so.1")
 """The runtime libraries whose exported functions a C/C++ assert program may not define."""
@@ -811,107 +789,170 @@ tables per build was most of what a C assert build paid beyond plain gcc."""
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _c_defines_check(cc: str, entry_points: tuple[str, ...] = ()) -> str:
+def c_object_check(cc: str, entry_points: tuple[str, ...] | None, preinit: bool = False) -> str:
+    """Shell: ``main.o``'s sections and symbols (one ``readelf``) read by ``_C_OBJECT_AWK``.
+    ``entry_points`` None: no library list (a lifted recorder, whose program may define
+    what it likes: no test runs in its process); else the list, made here from the
+    libraries where the root predates it (``C_LIBS_FALLBACK``). ``preinit``: the object
+    must hold exactly one ``.preinit_array`` entry (the recorder's), else none."""
+    if entry_points is None:
+        libs = ""
+        shell = ""
+    else:
+        libs = '"$L"'
+        shell = (
+            C_LIBS_FALLBACK.replace("LIBRARY_SYMBOLS", C_LIBRARY_SYMBOLS)
+            .replace("LIBRARIES", " ".join(C_LIBRARIES))
+            .replace("CC", shlex.quote(cc))
+        )
+    entry = shlex.quote(" " + " ".join(entry_points or ()) + " ")
     return (
-        _C_DEFINES_CHECK.replace("LIBRARY_SYMBOLS", C_LIBRARY_SYMBOLS)
-        .replace("LIBRARIES", " ".join(C_LIBRARIES))
-        .replace("CC", shlex.quote(cc))
-        .replace("ENTRY", shlex.quote(" " + " ".join(entry_points) + " "))
+        f"{shell}readelf -SWs main.o | awk -v preinit={int(preinit)} -v entry={entry} "
+        f"-v libs={libs or chr(34) * 2} {shlex.quote(_C_OBJECT_AWK)} {libs} -\n"
     )
 
 
-_C_DEFINES_CHECK = r"""L=LIBRARY_SYMBOLS
+C_LIBS_FALLBACK = r"""L=LIBRARY_SYMBOLS
 if [ ! -s "$L" ]; then  # a root built before the list was (the same list, made here)
   for l in LIBRARIES; do
     f=$(CC -print-file-name=$l); [ "$f" = "$l" ] || nm -D --defined-only "$f"
   done | awk 'NF == 3 && $2 ~ /^[TtWwi]$/ { sub(/@.*/, "", $3); print $3 }' | LC_ALL=C sort -u > cr_libs
   L=cr_libs
 fi
-nm --defined-only main.o | awk -v entry=ENTRY 'NF == 3 && ($2 ~ /^[Tti]$/ || ($2 ~ /^[Ww]$/ && $3 !~ /^_Z/)) { print $3
-  if ($2 !~ /^[Ww]$/ && match($3, /^_ZL?[0-9]+/)) { n = substr($3, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr($3, RLENGTH + 1, n + 0)
-    if (index(entry, " " b " ") == 0) print b } }' | LC_ALL=C sort -u > cr_own
-if [ -n "$(LC_ALL=C comm -12 cr_own "$L" | head -c 1)" ]; then
-  echo "codereward: the program defines functions of the C or C++ library, which the test would call instead:" $(LC_ALL=C comm -12 cr_own "$L" | head -n 5) >&2
-  exit 1
-fi
 """
-"""Shell (``_c_defines_check`` fills it in; a C++ function named as one of the unit's
-``entry_points`` is checked by its mangled symbol alone, not its bare name): the build
-fails when the unit's object (for C
-compiled with every static and inline function kept: one the optimizer inlined would leave
-no symbol) defines a function that the C, math, C++ or GCC runtime library exports (the
-root's ``C_LIBRARY_SYMBOLS``, or the same list read from the libraries where the root
-predates it). The unit is one object, so the test's own calls bind
-to such a definition, whatever its spelling (a macro that pastes ``strcmp``, an asm
-label, ``extern "C"``): a C program's ``int strcmp(...) { return 0; }`` (or a ``static``
-one) passed every ``assert(strcmp(f(x), "...") == 0)``, and a C++ ``extern "C" memcmp``
-made ``std::string``'s comparisons say equal; a replaced ``operator new`` or ``malloc``
-decides where the test's expected values live. A C++ function of the global namespace
-counts by its name (``_Z6strcmpPcPKc``, an overload that a test's ``char *`` argument
-would prefer, is ``strcmp``). A weak C++ symbol does not count: it is an inline function
-or a template's instance, which every unit that uses it defines (``std::operator+`` of a
-``const char *`` and a ``std::string``, which libstdc++ exports too); a specialisation
-in ``std`` is ``_CPP_STD_PATTERN``'s. Honest programs define none (MBXP's C++ samples:
-none)."""
+"""Shell: ``$L``, the root's ``C_LIBRARY_SYMBOLS``, or the same list made from the
+libraries where the root predates it."""
 
-_C_TEXT_CHECK = r"""awk 'BEGIN { d = 0 }
-  /^# [0-9]+ "/ { s = $0; sub(/^# [0-9]+ ".*"/, "", s)
-    if (s ~ /(^| )1( |$)/) d++; else if (s ~ /(^| )2( |$)/) d--; next }
-  d == 0 { print }' cr_prog.i | tr '\n' ' ' | sed -E 's/using[[:space:]]+namespace/using_ns/g' > cr_own
-W='[^[:alnum:]_]' N='(std|_[_A-Z][[:alnum:]_]*)' A='(<[^;{}()]*>)?[[:space:]]*'
-if grep -qE "(^|$W)(asm|__asm|__asm__)($W|\$)|#[[:space:]]*pragma[[:space:]]+redefine_extname" cr_own; then
-  echo "codereward: the program writes assembly or renames symbols (asm, #pragma redefine_extname): the test's calls could reach its code" >&2
-  exit 1
-fi
-if sed -E 's/(^|[^:]):[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/\1/g; s/(^|[^[:alnum:]_])else[[:space:]]+__assert_(perror_)?fail[[:space:]]*\(/\1/g' cr_own | grep -qE "(^|$W)__assert(_fail|_perror_fail)?($W|\$)"; then
-  echo "codereward: the program declares or names __assert_fail, which the test's assert calls" >&2
-  exit 1
-fi
-if grep -qE "(^|$W)(ifunc|preinit_array)($W|\$)" cr_own; then
-  echo "codereward: the program declares an ifunc or a .preinit_array entry: its code would run before the harness's" >&2
-  exit 1
-fi
-if grep -qE "(^|$W)__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)($W|\$)" cr_own; then
-  echo "codereward: the program reads or replaces its caller's frame (__builtin_return_address, __builtin_dwarf_cfa, ...): the test's code holds its expected values" >&2
-  exit 1
-fi
-CPP_ONLY"""
-"""Shell: the program alone, preprocessed (macros expanded, the precompiled header left
-out), is refused by what its own lines hold (the main file's, at include depth 0: a line
-marker of the program's own could move them, ``line_marker_untrusted``): inline assembly
-or an asm label (``int strcmp(const char *, const char *) __asm__("mine")`` made the
-test's ``strcmp`` the program's ``mine``, a name no library defines) or ``#pragma
-redefine_extname`` (the same, by a pragma); ``__assert_fail`` anywhere but where an
-``assert`` of the program's own expands (``: __assert_fail (``, C's ``else __assert_fail (``): the test's ``assert``
-calls it unqualified, so a C++ overload of the program's (``inline void
-__assert_fail(const char *, const char *, int, const char *) {}``, a better match for
-``__LINE__``'s ``int`` than the C library's ``unsigned int``; or a template; inlined, so
-no symbol ``_C_DEFINES_CHECK`` reads) returned from every failed assertion and was paid
-1.0; the builtins that find or replace the caller's frame (``__builtin_return_address``,
-``__builtin_frame_address``, ``__builtin_dwarf_cfa``, ``__builtin_apply_args``,
-``__builtin_eh_return``, ``__builtin_setjmp``, ...): a red team's ``add`` read the
-immediate of the ``cmp`` after its return address through ``__builtin_dwarf_cfa() -
-8``, or through ``__builtin_return_address`` pasted by a macro (``__builtin_##x``), both
-unseen by the gate's ``c-reads-its-caller``, and was paid 1.0 (a scan of the stack from
-a local's address remains: "Not covered"); the words ``ifunc`` and ``preinit_array``
-(a resolver or a ``.preinit_array`` entry of the program's would run before the
-harness's own entry seals the code: ``_X86_64_SEAL``); for C++ also
-``_CPP_STD_PATTERN``."""
-
-_CPP_STD_PATTERN = r"""if grep -qE "(^|$W)namespace[^{};=]*$W$N($W|\$)|(^|$W)namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?$N[[:space:]]*;|(^|$W)template[[:space:]]*<[^;{}]*$W$N[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*$A::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*$A(\(|\{|:[^:])|operator[^(;{}]*\()" cr_own; then
-  echo "codereward: the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code" >&2
-  exit 1
-fi
+_C_OBJECT_AWK = r"""
+function bad(why) { print "codereward: " why > "/dev/stderr"; failed = 1; exit 1 }
+libs != "" && FILENAME == libs { lib[$0] = 1; next }
+/^Symbol table/ { symbols = 1; next }
+!symbols && /^ *\[ *[0-9]+\] / {
+  sub(/^ *\[ *[0-9]+\] */, "")
+  if ($1 ~ /^\.(preinit_array|init)(\.|$)/) {
+    if (preinit && $1 == ".preinit_array" && $5 == "000008" && !seen++) next
+    bad(preinit ? "the program adds to .preinit_array or .init: its code would run before the recorder's types line" \
+                : "the unit has a .preinit_array or .init section: code of the program's would run before the harness's")
+  }
+  next
+}
+symbols && /^ *[0-9]+: / && NF >= 8 {
+  if ($4 == "IFUNC") bad(preinit ? "the program defines an ifunc: its resolver would run before the recorder's types line" \
+                                 : "the unit defines an ifunc: its resolver would run before the harness's code")
+  if (libs == "" || $7 == "UND" || $4 == "SECTION" || $4 == "FILE") next
+  name = $8; sub(/@.*/, "", name)
+  if (name in lib) own[name] = 1
+  else if (name ~ /^_Z/ && $5 != "WEAK" && match(name, /^_ZL?[0-9]+/)) {
+    n = substr(name, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr(name, RLENGTH + 1, n + 0)
+    if (index(entry, " " b " ") == 0 && (b in lib)) own[b] = 1
+  }
+}
+END {
+  if (failed) exit 1
+  if (preinit && !seen) bad("the recorder's .preinit_array entry is missing")
+  k = 0; for (name in own) if (k++ < 5) names = names " " name
+  if (k) bad("the program defines functions of the C or C++ library, which the test would call instead:" names)
+}
 """
-"""Shell: a C++ program whose own lines open ``namespace std`` or a reserved namespace
-(``__gnu_cxx``), alias one, or declare a template specialisation of a name qualified by
-one is refused. A test builds its expected values with the standard library's templates
-in the same unit, so a specialisation of the program's is what builds them: ``template
-<> int *std::uninitialized_copy<const int *, int *>(...)`` saw the test's ``{4, 5}``
-being copied into its vector and copied it into the program's answer too; an
-``operator==`` injected into ``std`` for a type ``compiled_eq`` does not take apart
-(``std::complex``) would decide the test's comparison. ``using namespace std`` is not an
-opening."""
+"""awk over ``readelf -SWs main.o`` (and first the library list, when one is given): the
+unit's object may hold no ``.preinit_array`` or ``.init`` section however the program
+spelled its name (``".prein" "it_array"`` escapes ``_C_TEXT_AWK``'s words; a recorder's
+object exactly its one 8-byte entry), and no ifunc (``__attribute__((__ifunc__("r")))``:
+its resolver runs while the loader relocates, with the GOT still writable): the harness's
+``.preinit_array`` entry must be the first code of the executable to run
+(``_X86_64_SEAL``).
+
+With a library list, the build fails when the unit's object (for C compiled with every
+static and inline function kept: one the optimizer inlined would leave no symbol)
+defines, **as a symbol of any kind**, a name that the C, math, C++ or GCC runtime library
+exports as a function (``C_LIBRARY_SYMBOLS``): a symbol version (``strcmp@@V``) counts
+by its name. The unit is one object, so the test's own calls bind to such a definition,
+whatever its spelling (a macro that pastes ``strcmp``, an asm label, ``extern "C"``): a C
+program's ``int strcmp(...) { return 0; }`` (or a ``static`` one) passed every
+``assert(strcmp(f(x), "...") == 0)``; a C++ ``extern "C" memcmp`` made ``std::string``'s
+comparisons say equal; a replaced ``operator new`` or ``malloc`` decides where the test's
+expected values live. Of any kind: ``nm``'s letters, read before, left out a function in
+``section(".pdata")`` (``P``), three bytes of machine code in ``.rodata`` (``R``: gold
+maps it executable), a function pointer named ``strcmp`` (kept by ``-fno-toplevel-reorder``
+though every call was folded), a weak object and a unique symbol. A C++ symbol of the global namespace counts by its name (``_Z6strcmpPcPKc``, an
+overload that a test's ``char *`` argument would prefer, is ``strcmp``), except one named
+as an entry point of the problem (checked by its mangled symbol alone). A weak C++ symbol
+does not count: it is an inline function or a template's instance, which every unit that
+uses it defines (``std::operator+`` of a ``const char *`` and a ``std::string``, which
+libstdc++ exports too); a specialisation in ``std`` is ``_C_TEXT_AWK``'s. Honest
+programs define none (MBXP's C++ samples: none)."""
+
+_C_DEPTH_AWK = r"""
+/^# [0-9]+ "/ { s = $0; sub(/^# [0-9]+ ".*"/, "", s)
+  if (s ~ /(^| )1( |$)/) d++; else if (s ~ /(^| )2( |$)/) d--; next }
+d == 0 { printf "%s ", $0 }
+"""
+"""awk: the program's own lines of its preprocessed text (the main file's, at include
+depth 0: a line marker of the program's own could move them, ``line_marker_untrusted``),
+joined into one line for ``_C_TEXT_AWK`` (a pattern may span lines)."""
+
+_C_TEXT_AWK = r"""
+function bad(why) { print "codereward: " why > "/dev/stderr"; exit 1 }
+{ t = t " " $0 }
+END {
+  gsub(/using[[:space:]]+namespace/, "using_ns", t)
+  if (t ~ /(^|[^[:alnum:]_])(asm|__asm|__asm__)([^[:alnum:]_]|$)/ || t ~ /#[[:space:]]*pragma[[:space:]]+redefine_extname/)
+    bad("the program writes assembly or renames symbols (asm, #pragma redefine_extname): the test's calls could reach its code")
+  if (t ~ /(^|[^[:alnum:]_])(weakref|__weakref__|symver|__symver__)([^[:alnum:]_]|$)/)
+    bad("the program declares a weakref or a symbol version: the test's calls could reach its code")
+  s = t
+  gsub(/(section|__section__)[[:space:]]*\([[:space:]]*"[[:alnum:]_.$]*"[[:space:]]*\)/, "cr_section", s)
+  if (s ~ /(^|[^[:alnum:]_])(section|__section__)[[:space:]]*\([[:space:]]*[[:alnum:]_]*"/)
+    bad("the program names a section other than by one plain string (letters, digits, _ . $): a section name reaches the assembler as written")
+  s = t
+  gsub(/::/, "\001\001", s)
+  gsub(/:[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/, ":", s)
+  gsub(/(^|[^[:alnum:]_])else[[:space:]]+__assert_(perror_)?fail[[:space:]]*\(/, " else ", s)
+  if (s ~ /(^|[^[:alnum:]_])__assert(_fail|_perror_fail)?([^[:alnum:]_]|$)/)
+    bad("the program declares or names __assert_fail, which the test's assert calls")
+  if (t ~ /(^|[^[:alnum:]_])(ifunc|preinit_array)([^[:alnum:]_]|$)/)
+    bad("the program declares an ifunc or a .preinit_array entry: its code would run before the harness's")
+  if (t ~ /(^|[^[:alnum:]_])__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)([^[:alnum:]_]|$)/)
+    bad("the program reads or replaces its caller's frame (__builtin_return_address, __builtin_dwarf_cfa, ...): the test's code holds its expected values")
+  if (cpp && (t ~ /(^|[^[:alnum:]_])namespace[^{};=]*[^[:alnum:]_](std|_[_A-Z][[:alnum:]_]*)([^[:alnum:]_]|$)/ \
+      || t ~ /(^|[^[:alnum:]_])namespace[[:space:]]+[[:alnum:]_]+[[:space:]]*=[[:space:]]*(::[[:space:]]*)?(std|_[_A-Z][[:alnum:]_]*)[[:space:]]*;/ \
+      || t ~ /(^|[^[:alnum:]_])template[[:space:]]*<[^;{}]*[^[:alnum:]_](std|_[_A-Z][[:alnum:]_]*)[[:space:]]*::[[:space:]]*([[:alnum:]_]+[[:space:]]*(<[^;{}()]*>)?[[:space:]]*::[[:space:]]*)*(~?[[:alnum:]_]+[[:space:]]*(<[^;{}()]*>)?[[:space:]]*(\(|\{|:[^:])|operator[^(;{}]*\()/))
+    bad("the program declares into namespace std (or another of the implementation's namespaces), or specialises its templates: the test's own values would go through the program's code")
+}
+"""
+"""awk over the program's own lines (``_C_DEPTH_AWK``), macros expanded and the
+precompiled header left out: refused for inline assembly or an asm label (``int
+strcmp(const char *, const char *) __asm__("mine")`` made the test's ``strcmp`` the
+program's ``mine``, a name no library defines) or ``#pragma redefine_extname`` (the
+same, by a pragma); ``weakref`` and ``symver`` (a static ``strcmp`` declared
+``weakref("mine")`` before the test's header redeclares it sends the test's calls to
+``mine`` without defining ``strcmp``); a ``section`` attribute whose name is not one
+plain string of letters, digits, ``_``, ``.`` and ``$`` (GCC writes the name into its
+assembly unquoted: ``section(".x\n.weakref strcmp, mine\n#")`` is assembly, as is a
+``.symver`` or a ``.weak`` object written the same way); ``__assert_fail`` anywhere but
+where an ``assert`` of the program's own expands (``: __assert_fail (``, C's ``else
+__assert_fail (``): the test's ``assert`` calls it unqualified, so a C++ overload of the
+program's (``inline void __assert_fail(const char *, const char *, int, const char *)
+{}``, a better match for ``__LINE__``'s ``int`` than the C library's ``unsigned int``; or
+a template; inlined, so no symbol ``_C_OBJECT_AWK`` reads) returned from every failed
+assertion and was paid 1.0; the builtins that find or replace the caller's frame
+(``__builtin_return_address``, ``__builtin_frame_address``, ``__builtin_dwarf_cfa``,
+``__builtin_apply_args``, ``__builtin_eh_return``, ``__builtin_setjmp``, ...): a red
+team's ``add`` read the immediate of the ``cmp`` after its return address through
+``__builtin_dwarf_cfa() - 8``, or through ``__builtin_return_address`` pasted by a macro
+(``__builtin_##x``), both unseen by the gate's ``c-reads-its-caller``, and was paid 1.0 (a
+scan of the stack from a local's address remains: "Not covered"); the words ``ifunc`` and
+``preinit_array`` (a resolver or a ``.preinit_array`` entry of the program's would run
+before the harness's own entry seals the code: ``_X86_64_SEAL``).
+
+For C++ (``cpp``) also a program whose own lines open ``namespace std`` or a reserved
+namespace (``__gnu_cxx``), alias one, or declare a template specialisation of a name
+qualified by one. A test builds its expected values with the standard library's templates
+in the same unit, so a specialisation of the program's is what builds them: ``template <>
+int *std::uninitialized_copy<const int *, int *>(...)`` saw the test's ``{4, 5}`` being
+copied into its vector and copied it into the program's answer too; an ``operator==``
+injected into ``std`` for a type ``compiled_eq`` does not take apart (``std::complex``)
+would decide the test's comparison. ``using namespace std`` is not an opening."""
 
 
 _LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)
@@ -920,7 +961,7 @@ _LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)
 def line_marker_untrusted(program: str) -> str | None:
     """Why a C/C++ assert unit's pass cannot be trusted because the program writes a
     ``#line`` or GNU line-marker directive (``# 1 "/usr/include/x.h" 1 3``), or None: such
-    a marker makes its own lines look like a system header's to ``_C_TEXT_CHECK``.
+    a marker makes its own lines look like a system header's to ``_C_TEXT_AWK``.
     Honest programs write none. Read on the spliced text with its comments blanked by the
     C++ lexer (``compiled_eq.blank_cpp_comments``: a ``# 1.`` in a comment is no
     directive, and a ``"/*"`` in a string opens no comment)."""

@@ -198,9 +198,10 @@ def test_c_library_symbol_list_is_what_the_libraries_export() -> None:
     assert f"for l in {' '.join(languages.C_LIBRARIES)}; do" in script
     listed = _in_cell("cpp", ["/bin/cat", languages.C_LIBRARY_SYMBOLS])
     assert listed.returncode == 0, "the root predates the list: make runtimes"
-    live = _in_cell("cpp", ["/bin/sh", "-c", "cd /tmp && " + languages._c_defines_check("gcc")
-                            .replace(languages.C_LIBRARY_SYMBOLS, "/nonexistent")
-                            .split("nm --defined-only main.o")[0] + "cat cr_libs"])  # fmt: skip
+    live = _in_cell("cpp", ["/bin/sh", "-c", "cd /tmp && " + languages.C_LIBS_FALLBACK
+                            .replace("LIBRARY_SYMBOLS", "/nonexistent")
+                            .replace("LIBRARIES", " ".join(languages.C_LIBRARIES))
+                            .replace("CC", "gcc") + "cat cr_libs"])  # fmt: skip
     assert live.returncode == 0, live.stderr
     names = listed.stdout.split()
     assert names == live.stdout.split() and names == sorted(names, key=str.encode)

@@ -7,7 +7,13 @@ what the test's own code calls, or what builds the test's expected values.
   ``std::string::compare`` calls): every ``strcmp(f(x), "...") == 0`` held. Now the build
   fails when the unit's object, or the C program compiled alone with its static
   functions kept, defines a function the C, math, C++ or GCC runtime library exports
-  (``languages._C_DEFINES_CHECK``);
+  (``languages._C_OBJECT_AWK``); a symbol of any kind counts, not only what ``nm`` letters
+  as a function: a function in ``section(".pdata")``, a weak alias of three bytes of
+  ``.rodata`` (gold maps it executable), a ``static const`` function pointer named
+  ``strcmp`` (kept by ``-fno-toplevel-reorder`` though its calls were folded), a weak
+  ``strcmp`` or a symbol version written as assembly through a section's name (which GCC
+  writes unquoted: only a plain name is accepted now); a ``weakref`` (which redirects the
+  calls without defining ``strcmp``) is refused by its word;
 - an explicit specialisation of a standard template: ``std::uninitialized_copy<const
   int *, int *>``, which the test's ``compare(x0, {4, 5})`` calls to build its expected
   vector, copied those values into the vector the program had returned (reserved, its
@@ -24,7 +30,7 @@ what the test's own code calls, or what builds the test's expected values.
 - a rename of the symbol the test calls: ``#pragma redefine_extname strcmp mine`` or an
   asm label on a declaration of ``strcmp`` made the test's ``strcmp`` the program's
   ``mine``, a name no library defines. Now the program's own lines, preprocessed, may
-  hold neither inline assembly nor that pragma (``languages._C_TEXT_CHECK``);
+  hold neither inline assembly nor that pragma (``languages._C_TEXT_AWK``);
 - a returned type of the program's own (``struct Fraction``) whose ``double
   operator-(Fraction, double)`` answers 0: HumanEval-X's ``abs(truncate_number(3.5) -
   0.5) < 1e-4`` held for any answer (``==`` is lifted, ``-`` and ``<`` are not). Now
@@ -148,6 +154,54 @@ COMPLEX_HONEST = "#include <bits/stdc++.h>\nusing namespace std;\n\n// Return th
 C_EXTNAME = "#pragma redefine_extname strcmp cmp_strings\n/* Reverse the string in place and return it. */\n__attribute__((noinline)) char *reverse_str(char *s) {\n    return s;\n}\nint cmp_strings(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
 C_ASM_LABEL = 'int strcmp(const char *a, const char *b) __asm__("cmp_strings");\n/* Reverse the string in place and return it. */\n__attribute__((noinline)) char *reverse_str(char *s) {\n    return s;\n}\nint cmp_strings_impl(const char *a, const char *b) __asm__("cmp_strings");\nint cmp_strings_impl(const char *a, const char *b) {\n    return a == b && b != a;\n}\n'
 
+# Ways to bind the test's strcmp to the program's code beyond a plain definition. The
+# .pdata function, the weakref and the const function pointer were accepted (paid 1.0)
+# while the object was read through ``nm``'s function letters; the others were refused
+# then too and guard the same reading (a symbol of any kind, a version stripped, no
+# assembly through a section's name)
+C_PDATA_STRCMP = (  # nm labels a function in .pdata ``P``
+    "#include <string.h>\n"
+    + REVERSE_WRONG
+    + 'int strcmp(const char *a, const char *b) __attribute__((section(".pdata")));\n'
+    "int strcmp(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
+)
+C_RODATA_STRCMP = (  # three bytes of machine code (xor %eax,%eax; ret): gold maps .rodata executable
+    "#include <string.h>\n"
+    + REVERSE_WRONG
+    + "const unsigned char cr_zero[] = {0x31, 0xc0, 0xc3};\n#pragma weak strcmp = cr_zero\n"
+)
+C_SECTION_ASSEMBLY = (  # a section name is written into the assembly unquoted
+    "#include <string.h>\n"
+    + REVERSE_WRONG
+    + "int cmp_strings(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
+    + '__attribute__((section(".data\\n.weak strcmp\\n.set strcmp, cmp_strings\\n#"))) int cr_x = 1;\n'
+)
+C_SECTION_SYMVER = (
+    "#include <string.h>\n"
+    + REVERSE_WRONG
+    + "int cmp_strings(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
+    + '__attribute__((section(".data\\n.symver cmp_strings, strcmp@@CR\\n#"))) int cr_x = 1;\n'
+)
+C_WEAKREF_STRCMP = (  # redirects the test's calls without defining strcmp at all
+    REVERSE_WRONG
+    + "static int cmp_strings(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
+    + 'static int strcmp(const char *, const char *) __attribute__((weakref("cmp_strings")));\n'
+)
+REVERSE_NO_HEADER = {  # a test that takes strcmp's declaration from the program's includes
+    "language": "c",
+    "tests": [
+        {
+            "type": "assert",
+            "code": '#include <assert.h>\nint main() {\n    char a[] = "hello world";\n    assert(strcmp(reverse_str(a), "dlrow olleh") == 0);\n    char b[] = "codereward";\n    assert(strcmp(reverse_str(b), "draweredoc") == 0);\n    return 0;\n}\n',
+        }
+    ],
+}
+C_CONST_POINTER_STRCMP = (  # folded into direct calls of cmp_strings: no symbol unless kept
+    REVERSE_WRONG
+    + "static int cmp_strings(const char *a, const char *b) {\n    return a == b && b != a;\n}\n"
+    + "static int (*const strcmp)(const char *, const char *) = cmp_strings;\n"
+)
+
 TRUNCATE = {
     "language": "cpp",
     "tests": [
@@ -185,6 +239,13 @@ CASES = [
     exploit("c-pragma-redefine-extname-strcmp", REVERSE, C_EXTNAME),
     exploit("c-asm-label-renames-strcmp", REVERSE, C_ASM_LABEL),
     control("c-honest-own-string-helpers", REVERSE, C_HONEST),
+    exploit("c-strcmp-in-a-pdata-section", REVERSE, C_PDATA_STRCMP),
+    exploit("c-strcmp-a-weak-alias-of-rodata-bytes", REVERSE, C_RODATA_STRCMP),
+    exploit("c-section-name-writes-a-weak-strcmp", REVERSE, C_SECTION_ASSEMBLY),
+    exploit("c-section-name-writes-a-symbol-version", REVERSE, C_SECTION_SYMVER),
+    exploit("c-weakref-redirects-strcmp", REVERSE, C_WEAKREF_STRCMP),
+    exploit("c-const-function-pointer-named-strcmp", REVERSE_NO_HEADER, C_CONST_POINTER_STRCMP),
+    control("c-honest-without-the-test-including-string-h", REVERSE_NO_HEADER, C_HONEST),
     exploit("cpp-extern-c-strcmp-and-memcmp", STRINGS, CPP_EXTERN_C),
     control("cpp-honest-own-namespace-and-templates", STRINGS, CPP_HONEST),
     exploit("cpp-specialises-uninitialized-copy-in-std", SIMILAR, UCOPY_STD),

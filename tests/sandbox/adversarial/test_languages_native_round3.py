@@ -31,9 +31,9 @@ hack gate fired on none of them.
   of it, and a C++ ``inline void __assert_fail(const char *, const char *, int, const
   char *) {}`` is a better match for ``__LINE__``'s ``int`` than the C library's
   ``unsigned int`` (so is a template; also brought in from a namespace of the program's
-  by a using-declaration). Inlined, it left no symbol for ``_C_DEFINES_CHECK``, and every
+  by a using-declaration). Inlined, it left no symbol for ``_C_OBJECT_AWK``, and every
   failed assertion returned. Now the program's own lines, macros expanded, may name
-  ``__assert_fail`` only where an ``assert`` of its own expands (``_C_TEXT_CHECK``).
+  ``__assert_fail`` only where an ``assert`` of its own expands (``_C_TEXT_AWK``).
 
 - NaN under the program's ``#pragma GCC optimize("finite-math-only")`` (or ``Ofast``,
   common in competitive code): the pragma held for the rest of the unit, so the trusted
@@ -46,7 +46,7 @@ hack gate fired on none of them.
   ``__builtin_dwarf_cfa() - 8`` or through ``__builtin_return_address`` pasted by a
   macro (``__builtin_##x``): ``c-reads-its-caller`` named neither. Now the program's own
   lines, macros expanded, may not name the builtins that find or replace the caller's
-  frame (``_C_TEXT_CHECK``; the gate names them too, and pasting onto ``__builtin_``).
+  frame (``_C_TEXT_AWK``; the gate names them too, and pasting onto ``__builtin_``).
 
 A control found failing on the way (no exploit): an honest MBXP program with a helper
 ``template <class T>`` got ``compile_error``, because the test's ``compare`` template
@@ -56,7 +56,7 @@ parameter for a type it declares (``allowed<T>`` outside any template).
 Refused before they could be paid (routes around the seal, not seen paid): a
 ``.preinit_array`` entry of the program's (its section name spelled apart) and an ifunc
 resolver, both of which run before the harness's entry; the unit's object may hold
-neither (``languages._C_EARLY_CHECK``).
+neither (``languages._C_OBJECT_AWK``).
 
 The controls use what the new limits touch: threads (their stacks are ``mmap``ed and
 ``mprotect``ed), ``realloc`` of large blocks (``mremap``), the program's own ``assert``,
@@ -405,7 +405,7 @@ def test_what_only_mseal_refuses_is_paid_nothing_by_the_gate(verifier, name):
 def test_a_cpp_overload_of_strcmp_is_paid_nothing_by_the_gate(verifier, name):
     """Open in the execution (languages.py, "Not covered": a C++ overload of a C library
     function that is inline, a template, or in a namespace the program brings in, which
-    ``_C_DEFINES_CHECK`` cannot see and ``qualify_cpp_std_calls`` does not read): the
+    ``_C_OBJECT_AWK`` cannot see and ``qualify_cpp_std_calls`` does not read): the
     test's ``strcmp(rev(x), "...")`` with a ``char *`` prefers ``strcmp(char *, const char
     *)`` answering 0, and the execution accepts it. The gate's
     ``cpp-overloads-a-c-library-function`` pays it 0.0."""
