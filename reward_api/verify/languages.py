@@ -527,7 +527,11 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         )
         unit = _c_unit(program, test, cpp, tag, frozenset(entry_points))
         files = {RECIPES[language].source: unit, **wrap}
-        untrusted = included_untrusted(program) or line_marker_untrusted(program)
+        untrusted = (
+            included_untrusted(program)
+            or line_marker_untrusted(program)
+            or macro_untrusted(program)
+        )
         entry = tuple(sorted(e for e in entry_points if _C_NAME.fullmatch(e))) if cpp else ()
         return Unit(language, files, RECIPES[language].run, nonce, untrusted, program=program,
                     entry_points=entry)  # fmt: skip
@@ -695,21 +699,23 @@ def build_spec(
 
 def _c_assert_build(unit: Unit) -> dict[str, Any]:
     """The build of a C/C++ assert unit. The unit (program, then test) comes on stdin,
-    then the harness (UTF-8, a lone surrogate as ``?``, as a written file would hold it);
-    the program alone is a file of the build folder (``cr_prog.c``: it holds nothing of the
-    test's). The unit compiles from the pipe, with the recipe's flags, so no file of the
-    build folder holds the test while the compiler and the assembler run: ``#include
-    "/proc/self/fd/0"`` or an ``.incbin`` of the unit or of a ``/proc`` path finds a
-    drained pipe or nothing. Then the unit's object is read (``_C_OBJECT_AWK``: its
-    sections, and every symbol it defines against the root's list of library functions)
-    and the program alone, preprocessed, is read (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``): a
-    build whose program defines what the C or C++ library defines, writes assembly,
-    renames symbols, or adds to the standard library's namespaces fails with the reason.
-    Only then is the rest of the pipe, the harness, written out and linked with
-    ``--wrap=main``; an assembler of the unit that read any of it from the pipe left it
-    short, and the build fails. About 17 processes, one compile of the unit and one
-    preprocessing of the program among them (31 before the checks were two ``awk``
-    programs)."""
+    then the harness (UTF-8, a lone surrogate as ``?``, as a written file would hold it).
+    The unit compiles from the pipe, with the recipe's flags, so no file of the build
+    folder holds the harness while the compiler and the assembler run: ``#include
+    "/proc/self/fd/0"`` or an ``.incbin`` of a ``/proc`` path finds a drained pipe or
+    nothing. (C: the unit's preprocessed text is kept, ``-save-temps=obj``: it holds the
+    test, whose values the program's process holds anyway, never the harness; C++: the
+    program alone is preprocessed again, from a file.) Then the
+    unit's object is read (``_C_OBJECT_AWK``: its sections, and every symbol it defines
+    against the root's list of library functions) and the program's own lines of the
+    preprocessed text (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``): a build whose program defines
+    what the C or C++ library defines, writes assembly, renames symbols, or adds to the
+    standard library's namespaces fails with the reason. Only then is the rest of the
+    pipe, the harness, written out and linked with ``--wrap=main``; an assembler of the
+    unit that read any of it from the pipe left it short, and the build fails. For C about
+    16 processes, one preprocessing and one compile of the unit among them (31 before:
+    the program was preprocessed a second time alone, and checked by ``grep``, ``sed``,
+    ``nm``, ``sort`` and ``comm`` in turn)."""
     recipe = RECIPES[unit.recipe]
     assert recipe.compile is not None
     harness = next(f for f in unit.files if f.startswith("harness."))
@@ -727,22 +733,44 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     # const char *) = mine;`` (or a C++ lambda object) is folded into direct calls of
     # ``mine`` and leaves no symbol otherwise (the precompiled header stays valid)
     keep.append("-fno-toplevel-reorder")
-    compile_unit = [cc, *flags, *keep, "-x", source, "-", "-c", "-o", "main.o"]
+    # a function that falls off its end or reaches ``__builtin_unreachable`` (a ``_Noreturn``
+    # one that returns) traps: GCC compiled the test's ``main`` that called it to nothing,
+    # so the harness ran whatever gold placed next (``<iostream>``'s initializer returns 0)
+    # and took it for the test's ``main`` returning 0: ``int add(int a, int b) { }`` was
+    # paid 1.0 (the precompiled header stays valid)
+    keep += ["-fsanitize=return,unreachable", "-fsanitize-undefined-trap-on-error"]
+    # C: the unit's preprocessed text kept (``main.i``): the program's own lines are read
+    # from it (``_C_DEPTH_AWK``: the first lines of stdin, at include depth 0). C++: the
+    # program alone (a file, ``cr_prog.cc``: it holds nothing of the test's) is
+    # preprocessed apart, as a precompiled header cannot be used from a kept ``main.ii``
+    # once the program's pragmas change the target (the header would be missing)
+    files: dict[str, str] = {}
+    if cpp:
+        files["cr_prog.cc"] = (unit.program or "").encode("utf-8", "replace").decode()
+        expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "cr_prog.cc", "-o", "main.ii"]
+        expand_line = f"{shlex.join(expand)} < /dev/null\n"
+        save: list[str] = []
+    else:
+        flags = [f for f in flags if f != "-pipe"]
+        expand_line, save = "", ["-save-temps=obj"]
+    compile_unit = [cc, *flags, *keep, *save, "-x", source, "-", "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
     # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
     # start and then read-only (RELRO, sealed by the harness: ``_X86_64_SEAL``)
     link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", harness, "main.o", "-Wl,--wrap=main"]
     link.append("-Wl,-z,now")
     link += libs
-    # the program alone, macros expanded: its own lines checked (``_C_TEXT_AWK``)
-    expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "cr_prog.c", "-o", "cr_prog.i"]
+    kept = "main.ii" if cpp else "main.i"
+    # the program's lines, and two more: the blank line and comment the unit puts after it
+    last = (unit.program or "").count("\n") + 3
     script = (
         "set -e\n"
         f'head -c "$1" | {shlex.join(compile_unit)}\n'
         f"{c_object_check(cc, unit.entry_points)}"
-        f"{shlex.join(expand)} < /dev/null\n"
-        f"awk {shlex.quote(_C_DEPTH_AWK)} cr_prog.i | "
+        f"{expand_line}"
+        f"awk -v last={last} {shlex.quote(_C_DEPTH_AWK)} {kept} | "
         f"awk -v cpp={int(cpp)} {shlex.quote(_C_TEXT_AWK)}\n"
+        f"rm -f {kept} main.s\n"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
@@ -750,10 +778,10 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     )
     lengths = (len(unit_bytes), len(harness_bytes))
     return {
-        "files": {"cr_prog.c": (unit.program or "").encode("utf-8", "replace").decode()},
+        "files": files,
         "compile": ["sh", "-c", script, "cr", *map(str, lengths)],
         "input": (unit_bytes + harness_bytes).decode("utf-8"),
-        "remove": ["main.o", harness, "cr_prog.c", "cr_prog.i", "cr_libs"],
+        "remove": ["main.o", harness, "main.i", "main.ii", "main.s", "cr_prog.cc", "cr_libs"],
     }
 
 
@@ -808,7 +836,7 @@ def c_object_check(cc: str, entry_points: tuple[str, ...] | None, preinit: bool 
     entry = shlex.quote(" " + " ".join(entry_points or ()) + " ")
     return (
         f"{shell}readelf -SWs main.o | awk -v preinit={int(preinit)} -v entry={entry} "
-        f"-v libs={libs or chr(34) * 2} {shlex.quote(_C_OBJECT_AWK)} {libs} -\n"
+        f"{shlex.quote(_C_OBJECT_AWK)} - {libs}\n"
     )
 
 
@@ -825,7 +853,7 @@ libraries where the root predates it."""
 
 _C_OBJECT_AWK = r"""
 function bad(why) { print "codereward: " why > "/dev/stderr"; failed = 1; exit 1 }
-libs != "" && FILENAME == libs { lib[$0] = 1; next }
+NR != FNR { if ($0 in cand) own[$0] = 1; next }
 /^Symbol table/ { symbols = 1; next }
 !symbols && /^ *\[ *[0-9]+\] / {
   sub(/^ *\[ *[0-9]+\] */, "")
@@ -839,12 +867,12 @@ libs != "" && FILENAME == libs { lib[$0] = 1; next }
 symbols && /^ *[0-9]+: / && NF >= 8 {
   if ($4 == "IFUNC") bad(preinit ? "the program defines an ifunc: its resolver would run before the recorder's types line" \
                                  : "the unit defines an ifunc: its resolver would run before the harness's code")
-  if (libs == "" || $7 == "UND" || $4 == "SECTION" || $4 == "FILE") next
+  if ($7 == "UND" || $4 == "SECTION" || $4 == "FILE") next
   name = $8; sub(/@.*/, "", name)
-  if (name in lib) own[name] = 1
-  else if (name ~ /^_Z/ && $5 != "WEAK" && match(name, /^_ZL?[0-9]+/)) {
+  cand[name] = 1
+  if (name ~ /^_Z/ && $5 != "WEAK" && match(name, /^_ZL?[0-9]+/)) {
     n = substr(name, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr(name, RLENGTH + 1, n + 0)
-    if (index(entry, " " b " ") == 0 && (b in lib)) own[b] = 1
+    if (index(entry, " " b " ") == 0) cand[b] = 1
   }
 }
 END {
@@ -854,7 +882,7 @@ END {
   if (k) bad("the program defines functions of the C or C++ library, which the test would call instead:" names)
 }
 """
-"""awk over ``readelf -SWs main.o`` (and first the library list, when one is given): the
+"""awk over ``readelf -SWs main.o`` (and then the library list, when one is given): the
 unit's object may hold no ``.preinit_array`` or ``.init`` section however the program
 spelled its name (``".prein" "it_array"`` escapes ``_C_TEXT_AWK``'s words; a recorder's
 object exactly its one 8-byte entry), and no ifunc (``__attribute__((__ifunc__("r")))``:
@@ -884,12 +912,15 @@ programs define none (MBXP's C++ samples: none)."""
 
 _C_DEPTH_AWK = r"""
 /^# [0-9]+ "/ { s = $0; sub(/^# [0-9]+ ".*"/, "", s)
-  if (s ~ /(^| )1( |$)/) d++; else if (s ~ /(^| )2( |$)/) d--; next }
-d == 0 { printf "%s ", $0 }
+  if (s ~ /(^| )1( |$)/) d++; else if (s ~ /(^| )2( |$)/) d--
+  if (d == 0) n = $2 - 1
+  next }
+d == 0 && ++n <= last { printf "%s ", $0 }
 """
-"""awk: the program's own lines of its preprocessed text (the main file's, at include
-depth 0: a line marker of the program's own could move them, ``line_marker_untrusted``),
-joined into one line for ``_C_TEXT_AWK`` (a pattern may span lines)."""
+"""awk over the unit's preprocessed text: the program's own lines (the main file's, at
+include depth 0, its first ``last`` lines: the program comes first in the unit; a line
+marker of the program's own could move them, ``line_marker_untrusted``), joined into one
+line for ``_C_TEXT_AWK`` (a pattern may span lines)."""
 
 _C_TEXT_AWK = r"""
 function bad(why) { print "codereward: " why > "/dev/stderr"; exit 1 }
@@ -1086,6 +1117,55 @@ def included_untrusted(program: str) -> str | None:
     return None
 
 
+_DIRECTIVE = re.compile(
+    r"^[ \t]*(?:#|%:)[ \t]*(define|undef|include_next|include|import)\b[ \t]*(\w*)", re.M
+)
+HEADER_MACROS = frozenset({
+    # feature-test macros: they choose which declarations a header makes, not how
+    "_GNU_SOURCE", "_DEFAULT_SOURCE", "_BSD_SOURCE", "_SVID_SOURCE", "_POSIX_SOURCE",
+    "_POSIX_C_SOURCE", "_XOPEN_SOURCE", "_XOPEN_SOURCE_EXTENDED", "_ISOC99_SOURCE",
+    "_ISOC11_SOURCE", "_ISOC2X_SOURCE", "_LARGEFILE_SOURCE", "_LARGEFILE64_SOURCE",
+    "_FILE_OFFSET_BITS", "_TIME_BITS", "_ATFILE_SOURCE", "_REENTRANT", "_THREAD_SAFE",
+    "_DYNAMIC_STACK_SIZE_SOURCE", "__STDC_WANT_LIB_EXT1__", "__STDC_WANT_LIB_EXT2__",
+    "__STDC_WANT_IEC_60559_BFP_EXT__", "__STDC_WANT_IEC_60559_FUNCS_EXT__",
+    "__STDC_WANT_IEC_60559_TYPES_EXT__", "__STDC_FORMAT_MACROS", "__STDC_LIMIT_MACROS",
+    "__STDC_CONSTANT_MACROS", "_USE_MATH_DEFINES", "_CRT_SECURE_NO_WARNINGS",
+    "_CRT_SECURE_NO_DEPRECATE", "_GLIBCXX_DEBUG", "_GLIBCXX_DEBUG_PEDANTIC",
+    "_GLIBCXX_ASSERTIONS", "NDEBUG",
+})  # fmt: skip
+"""Macros a C/C++ assert program may define before an ``#include`` (``macro_untrusted``)."""
+
+
+def macro_untrusted(program: str) -> str | None:
+    """Why an assert unit's pass cannot be trusted because a macro of the program's is in
+    effect while a header is read, or None. A system header's lines are the library's
+    (``_C_TEXT_AWK`` reads only the program's own), but a macro defined before the
+    ``#include`` rewrites them: ``#define __THROW __asm__("cr_ok")`` around ``#include
+    <assert.h>`` put an asm label on the header's own declaration of ``__assert_fail``,
+    and every failed ``assert`` of the test called the program's ``cr_ok``, which returned
+    (paid 1.0; the same around ``<string.h>`` sent the test's ``strcmp`` to the
+    program's). Any name will do, a keyword or ``size_t`` as well as a reserved one, so a
+    ``#define`` or ``#undef`` before the program's last ``#include`` makes the pass
+    untrusted, except of a feature-test macro (``HEADER_MACROS``); so does
+    ``push_macro`` (``pop_macro`` after an include restores a header's macro). Honest
+    programs include first and define after. Read on the text GCC reads, splices joined
+    and comments blanked (``compiled_eq.blank_cpp_comments``)."""
+    text = compiled_eq.blank_cpp_comments(_SPLICE.sub("", c_newlines(program)))
+    if re.search(r"\b(push_macro|pop_macro)\b", text):
+        return "the program pushes or pops a macro (push_macro): a header's own macros could be its"
+    early: str | None = None
+    for m in _DIRECTIVE.finditer(text):
+        if m.group(1) in ("define", "undef"):
+            if early is None and m.group(2) not in HEADER_MACROS:
+                early = m.group(2) or "?"
+        elif early is not None:
+            return (
+                f"the program defines the macro {early!r} before an #{m.group(1)}: "
+                "the header's own declarations would be rewritten by it"
+            )
+    return None
+
+
 def _trusted_header(path: str) -> bool:
     parts = path.split("/")
     last = parts[-1]
@@ -1114,13 +1194,36 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         test = compiled_eq.qualify_cpp_std_calls(test, program, keep)
         test = compiled_eq.check_cpp_program_calls(test, program, ns)
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
+    gate = ('extern "C" ' if cpp else "") + f"void __cr_gate_{tag}(void);\n"
     return (
         f"{program}\n"
         "\n/* codereward: the test compiles with the recipe's options, not the program's pragmas */\n"
         "#pragma GCC reset_options\n#pragma pack()\n"
         "\n/* codereward: the test sees the language, not the program's macros */\n"
-        f"{undefs}\n#include <assert.h>\n{test}\n{_main_entry(tag, cpp)}"
+        f"{undefs}\n#include <assert.h>\n{gate}{_enter_once(test, tag)}\n{_main_entry(tag, cpp)}"
     )
+
+
+_MAIN_DEFINITION = re.compile(r"\bmain\s*\((?:[^()]|\([^()]*\))*\)\s*\{")
+MAIN_REENTERED = 86
+"""The exit status of a C/C++ assert run whose test's ``main`` was entered other than once,
+from the harness (``_enter_once``)."""
+
+
+def _enter_once(test: str, tag: str) -> str:
+    """The test with a call of the harness's gate first in its ``main``: the harness arms
+    the gate just before it calls the test, and the gate lets ``main`` be entered once.
+    A program that called the test's ``main`` itself (``int main(); main();``, from a
+    constructor or from its own function during the run) to run the test as a dry run,
+    its ``SIGABRT`` caught and ``siglongjmp``'d out of, read each failed assertion's text
+    (``Assertion `add(2, 3) == 5' failed``) from its own stderr and answered the real run
+    from it: paid 1.0. Now the process ends at the gate (``MAIN_REENTERED``, by
+    ``exit_group``: no handler of the program's runs). A test whose ``main`` is not found
+    this way (a function-try-block) goes without the gate."""
+    m = _MAIN_DEFINITION.search(compiled_eq.blank_cpp_comments(test))
+    if m is None:
+        return test
+    return f"{test[: m.end()]} __cr_gate_{tag}();{test[m.end() :]}"
 
 
 def _main_entry(tag: str, cpp: bool) -> str:
@@ -1153,8 +1256,12 @@ def _c_harness(secret: _Secret, cpp: bool) -> str:
         f"static const volatile unsigned char cr_b[16] = {{{b}}};\n"
         f"{c or 'extern '}int (*const __cr_main_{secret.tag})(int, char **, char **);\n"
         f"{c}int __real_main(int, char **, char **);\n"
+        "static volatile unsigned char cr_armed;\n"
+        f"{c}void __cr_gate_{secret.tag}(void) {{\n"
+        f"  if (cr_armed != 1) _exit({MAIN_REENTERED});\n  cr_armed = 2;\n}}\n"
         f"{c}int __wrap_main(int argc, char **argv, char **envp) {{\n"
         f"  if (__cr_main_{secret.tag} != __real_main) return 1;\n"
+        "  cr_armed = 1;\n"
         "  int rc = __real_main(argc, argv, envp);\n"
         "  if (rc == 0) {\n    char out[32];\n    for (int i = 0; i < 16; i++) {\n"
         "      unsigned x = (unsigned)(cr_a[i] ^ cr_b[i]);\n"
@@ -1224,7 +1331,8 @@ def _x86_64_harness(secret: _Secret) -> str:
         "\t.text\n\t.globl __wrap_main\n\t.type __wrap_main, @function\n__wrap_main:\n"
         "\tendbr64\n\tpushq %rbx\n\tsubq $48, %rsp\n"  # the stack 16-aligned at the call
         f"\tmovq __cr_main_{secret.tag}@GOTPCREL(%rip), %rax\n\tleaq __real_main(%rip), %rcx\n"
-        "\tmovl $1, %ebx\n\tcmpq (%rax), %rcx\n\tjne .Lcr_done\n\tcall __real_main\n"
+        "\tmovl $1, %ebx\n\tcmpq (%rax), %rcx\n\tjne .Lcr_done\n"
+        "\tmovb $1, .Lcr_armed(%rip)\n\tcall __real_main\n"
         "\tmovl %eax, %ebx\n\ttestl %eax, %eax\n\tjne .Lcr_done\n"
         "\tleaq .Lcr_a(%rip), %rsi\n\tleaq .Lcr_b(%rip), %rdi\n\tleaq .Lcr_hex(%rip), %r8\n"
         "\txorl %ecx, %ecx\n.Lcr_loop:\n"
@@ -1237,6 +1345,14 @@ def _x86_64_harness(secret: _Secret) -> str:
         "\tcmpq $32, %rax\n\tje .Lcr_done\n\tmovl $1, %ebx\n"
         ".Lcr_done:\n\tmovl %ebx, %eax\n\taddq $48, %rsp\n\tpopq %rbx\n\tret\n"
         "\t.size __wrap_main, .-__wrap_main\n"
+        # the test's main calls the gate first: entered once, from __wrap_main, or the
+        # process ends at once (exit_group: no handler of the program's runs)
+        f"\t.globl __cr_gate_{secret.tag}\n\t.type __cr_gate_{secret.tag}, @function\n"
+        f"__cr_gate_{secret.tag}:\n\tendbr64\n"
+        "\tcmpb $1, .Lcr_armed(%rip)\n\tjne .Lcr_twice\n\tmovb $2, .Lcr_armed(%rip)\n\tret\n"
+        f".Lcr_twice:\n\tmovl ${MAIN_REENTERED}, %edi\n\tmovl $231, %eax\n\tsyscall\n\thlt\n"
+        f"\t.size __cr_gate_{secret.tag}, .-__cr_gate_{secret.tag}\n"
+        "\t.bss\n.Lcr_armed:\n\t.zero 1\n"
         f"{_X86_64_SEAL}"
         f"\t.section .rodata\n.Lcr_a:\n\t.byte {a}\n.Lcr_b:\n\t.byte {b}\n"
         '.Lcr_hex:\n\t.ascii "0123456789abcdef"\n'

@@ -69,3 +69,19 @@ static int frames(void) {
 __attribute__((section(".init_array"), used)) static void (*early)(void) = patch;
 // ok: c-hard-exit
 static const char *name = ".init_array of the loader";
+// ruleid: c-hard-exit
+__attribute__((used, constructor)) static void forge(void) {
+    // ruleid: c-hard-exit
+    void (*volatile leave)(int) = _exit;
+    // ruleid: c-signal-handler
+    int (*volatile hook)(int, const struct sigaction *, struct sigaction *) = sigaction;
+    // ruleid: c-pass-channel-or-self-read
+    write(1 + 2, "x", 1);
+    // ok: c-pass-channel-or-self-read
+    write(1, "x", 1);
+    // ok: c-pass-channel-or-self-read
+    write(STDERR_FILENO, "x", 1);
+    // ok: c-hard-exit
+    int exit_code = 0;
+    leave(exit_code);
+}
