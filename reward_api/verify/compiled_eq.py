@@ -370,6 +370,46 @@ was marked allowed as ``allowed<T>`` outside any template, a compile error that 
 honest MBXP programs with a helper template)."""
 
 
+_STD_NAMES = {
+    # the standard library's names a test spells unqualified, with the arguments that make
+    # each a type to compare (a class template's instance, or the class itself)
+    "string": "", "string_view": "", "wstring": "", "runtime_error": "", "logic_error": "",
+    "invalid_argument": "", "out_of_range": "", "exception": "", "vector": "<int>",
+    "deque": "<int>", "list": "<int>", "set": "<int>", "multiset": "<int>",
+    "unordered_set": "<int>", "map": "<int, int>", "multimap": "<int, int>",
+    "unordered_map": "<int, int>", "pair": "<int, int>", "tuple": "<int>",
+    "optional": "<int>", "array": "<int, 1>", "queue": "<int>", "stack": "<int>",
+    "priority_queue": "<int>", "function": "<void()>", "complex": "<double>",
+}  # fmt: skip
+
+
+def check_cpp_std_names(test: str) -> str:
+    """Compile-time checks, for the unit between the program and the test, that each name
+    of the standard library the test spells unqualified (``string``, ``vector``,
+    ``runtime_error``: ``_STD_NAMES``) is the standard library's. A program that declared
+    its own ``struct string`` (``using std::vector;`` in place of ``using namespace std``)
+    with an ``operator==`` that always holds made MBXP's ``string x0 = f(..);
+    compare(x0, "..")`` compare the program's type by the program's operator, and was paid
+    1.0. A name the test qualifies (``std::string``, ``x.size``) is not checked; one not
+    declared at all fails to compile as the test would."""
+    toks = _tokens(test)
+    seen: list[str] = []
+    for i, t in enumerate(toks):
+        if t.kind != "id" or t.text not in _STD_NAMES or t.text in seen:
+            continue
+        if i and toks[i - 1].text in ("::", ".", "->"):
+            continue
+        template = _STD_NAMES[t.text].startswith("<")
+        if template and (i + 1 == len(toks) or toks[i + 1].text != "<"):
+            continue  # a variable of the test's named ``list``, not the template
+        seen.append(t.text)
+    return "".join(
+        f"static_assert(::std::is_same<{n}{_STD_NAMES[n]}, ::std::{n}{_STD_NAMES[n]}>::value, "
+        f"\"codereward: the test's {n} is not the standard library's\");\n"
+        for n in seen
+    )
+
+
 def check_cpp_program_calls(test: str, program: str, ns: str) -> str:
     """``test`` (C++) with each call ``f(args)`` of a name the program's text holds (a
     function, a type, a variable: any word of it, its directives too; not one the test

@@ -275,6 +275,7 @@ check only compiles.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 import platform
@@ -1033,9 +1034,13 @@ def units_for(
         elif isinstance(test, AssertTest):
             code = test.code if not problem.setup_code else f"{problem.setup_code}\n{test.code}"
             which.append(len(units))
-            shape = (lifted.plan(code, problem.entry_points or ())
-                     if problem.language == "cpp" and lift is not None and _ASSEMBLED_HARNESS
-                     else None)  # fmt: skip
+            shape = None
+            if problem.language == "cpp" and lift is not None and _ASSEMBLED_HARNESS:
+                if problem.entry_points is not None:
+                    shape = lifted.plan(code, problem.entry_points)
+                else:  # the contract's default: read from the test alone
+                    shape = lifted.plan(code, lifted.default_entry_points(code))
+                    shape = dataclasses.replace(shape, guessed=True) if shape else None
             lifted_one = lifted_unit(program, code, shape) if shape is not None else None
             if lifted_one is not None and lift is not None and lift(lifted_one):
                 units.append(lifted_one)
@@ -1193,6 +1198,7 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         test = compiled_eq.rename_cpp_test_functions(test, f"__cr_{tag}", keep)
         test = compiled_eq.qualify_cpp_std_calls(test, program, keep)
         test = compiled_eq.check_cpp_program_calls(test, program, ns)
+        test = compiled_eq.check_cpp_std_names(test) + test
         test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
     gate = ('extern "C" ' if cpp else "") + f"void __cr_gate_{tag}(void);\n"
     return (

@@ -40,7 +40,7 @@ throws, aborts or returns non-zero is ``wrong_answer`` (a comparison failed befo
 failure of the candidate's that came later); a judge that reaches a call the candidate
 never returned from (exit 3) leaves the candidate's own failure to decide (``timeout``,
 ``runtime_error``, the test aborted, ...). A type the recorder does not know (the program's
-own ``struct``, ``std::tuple``, ``long double``) or a judge that does not compile (the
+own ``struct``, ``std::tuple``, ``std::array``) or a judge that does not compile (the
 test names something the program defines) sends the test back to the program's process,
 the old way, for that sample (and for that test's later samples, by the test's hash).
 """
@@ -105,6 +105,10 @@ class Plan:
     end: int = 0
     """Where the test's ``main`` body closes: the judge adds ``return 0;`` there (``main``
     may end without one, the function it becomes may not)."""
+    guessed: bool = False
+    """The entry points were the contract's default, read from the test
+    (``default_entry_points``), not named by the problem: a recorder that does not compile
+    sends the test back beside the program rather than deciding ``compile_error``."""
     declared: tuple[tuple[str, str] | None, ...] = ()
     """Per call, the type and the name of the variable it initialises, where the test
     declares one (``int x0 = f(..);``): the recorder converts the value to that type, and
@@ -115,6 +119,52 @@ class Plan:
     def independent(self) -> bool:
         """Whether the judge's source is known before the candidate runs."""
         return len(self.declared) == len(self.calls) and all(d is not None for d in self.declared)
+
+
+LIBRARY_CALLS = frozenset({
+    # what a test calls from the language and its standard library (the contract's
+    # "builtins excluded" for a C++ problem that names no entry points)
+    "main", "assert", "static_assert", "sizeof", "alignof", "decltype", "typeid", "if",
+    "while", "for", "switch", "return", "catch", "throw", "noexcept", "abs", "fabs", "labs",
+    "llabs", "sqrt", "pow", "exp", "log", "log2", "log10", "floor", "ceil", "round", "trunc",
+    "fmod", "isnan", "isinf", "isfinite", "signbit", "min", "max", "swap", "sort", "reverse",
+    "accumulate", "count", "find", "equal", "begin", "end", "size", "distance", "make_pair",
+    "make_tuple", "get", "tie", "to_string", "stoi", "stol", "stoll", "stod", "strcmp",
+    "strncmp", "memcmp", "strlen", "printf", "puts", "exit", "abort", "runtime_error",
+    "logic_error", "invalid_argument", "out_of_range", "string", "vector", "map", "set",
+    "pair", "tuple", "optional", "array", "unordered_map", "unordered_set", "multiset",
+    "deque", "list", "bool", "int", "long", "short", "char", "float", "double", "unsigned",
+    "signed", "auto", "void", "static_cast", "dynamic_cast", "const_cast",
+    "reinterpret_cast", "move", "forward", "all_of", "any_of", "none_of", "is_same",
+    "numeric_limits", "initializer_list", "string_view", "isalpha", "isdigit", "isspace",
+    "isupper", "islower", "toupper", "tolower", "hypot", "atan2", "sin", "cos", "tan",
+})  # fmt: skip
+
+
+def default_entry_points(test: str) -> tuple[str, ...]:
+    """The names a C++ test takes from the program when its problem names none (the
+    contract's default): the names it calls without defining them, the language's and its
+    standard library's (``LIBRARY_CALLS``) excluded. Read from the test alone, so the
+    program cannot choose which of the test's calls are lifted (a problem without
+    ``entry_points`` was never lifted, and ran beside the program)."""
+    toks = compiled_eq._tokens(test)
+    defined: set[str] = set()
+    called: list[str] = []
+    for i, t in enumerate(toks[:-1]):
+        if (t.text == "auto" and i + 4 < len(toks) and toks[i + 2].text == "="
+                and toks[i + 3].kind == "id" and toks[i + 4].text == ";"):  # fmt: skip
+            defined.add(toks[i + 1].text)  # MultiPL-E's ``auto candidate = f;``
+            called.append(toks[i + 3].text)
+            continue
+        if t.kind != "id" or toks[i + 1].text != "(":
+            continue
+        close = toks[i + 1].match
+        after = toks[close + 1].text if 0 <= close < len(toks) - 1 else ""
+        if after in ("{", "const", "noexcept", "->"):
+            defined.add(t.text)
+        elif i == 0 or toks[i - 1].text not in (".", "->", "::"):
+            called.append(t.text)
+    return tuple(sorted({c for c in called if c not in defined and c not in LIBRARY_CALLS}))
 
 
 def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
@@ -197,7 +247,7 @@ def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
     if counted != len(calls):
         return None
     return Plan(tuple(calls), (toks[main_at].start, toks[main_at].end), tuple(drop),
-                toks[body_end].start, tuple(declared))  # fmt: skip
+                toks[body_end].start, declared=tuple(declared))  # fmt: skip
 
 
 def _declared(
@@ -321,7 +371,7 @@ def _unalias(expr: str, aliases: dict[str, str]) -> str:
     return expr
 
 
-def judge(test: str, lift: Plan, types: list[str] | None, using_std: bool) -> str:
+def judge(test: str, lift: Plan, types: list[str] | None, using: str) -> str:
     """The test's own code, ``main`` renamed, each call replaced by the recorded value of
     ``types`` (C++ spellings from ``spell``), and a ``main`` that maps the test's outcome
     to an exit status (0 passed, 1 failed; the harness's 3 and 4: ran out, malformed)."""
@@ -338,7 +388,6 @@ def judge(test: str, lift: Plan, types: list[str] | None, using_std: bool) -> st
         out += [test[at:a], text]
         at = b
     out.append(test[at:])
-    using = "using namespace std;\n" if using_std else ""
     return (
         "#include <bits/stdc++.h>\n"
         f"{harness()}\n{using}\n{''.join(out)}\n"
@@ -356,7 +405,7 @@ def judge(test: str, lift: Plan, types: list[str] | None, using_std: bool) -> st
 _SCALARS = {"b": "bool", "c": "char", "a": "signed char", "h": "unsigned char", "s": "short",
             "t": "unsigned short", "i": "int", "j": "unsigned", "l": "long",
             "m": "unsigned long", "x": "long long", "y": "unsigned long long", "f": "float",
-            "d": "double", "S": "std::string"}  # fmt: skip
+            "d": "double", "e": "long double", "S": "std::string"}  # fmt: skip
 _ONE = {"V": "std::vector", "E": "std::set", "F": "std::unordered_set", "O": "std::optional"}
 _TWO = {"M": "std::map", "N": "std::unordered_map", "P": "std::pair"}
 MAX_TYPE_CHARS = 512
@@ -592,11 +641,21 @@ def _outcome(rep: dict[str, Any]) -> Judged:
     return Judged("failed", "the test failed")
 
 
-_USING_STD = re.compile(r"^[ \t]*using\s+namespace\s+std\s*;", re.M)
+_USING_STD = re.compile(
+    r"^[ \t]*using\s+(namespace\s+std|std\s*::\s*[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)\s*;", re.M
+)
 
 
-def uses_std(program: str) -> bool:
-    """Whether the program brings ``std`` into the global namespace (the test written for
-    it may rely on that: the judge does the same; a judge that then does not compile only
-    sends the test back)."""
-    return bool(_USING_STD.search(compiled_eq.blank_cpp_comments(program)))
+def uses_std(program: str) -> str:
+    """The program's ``using namespace std;`` and ``using std::name;`` lines, normalised
+    (words and ``::`` alone, so no other text of the program's reaches the judge): the test
+    written for them may rely on them, so the judge makes the same. A program that wrote
+    ``using std::vector; using std::runtime_error;`` in place of ``using namespace std``
+    made a judge without them fail to compile, which sent MBXP's test back beside the
+    program, where a report forged from the program's own memory was paid 1.0."""
+    lines = []
+    for m in _USING_STD.finditer(compiled_eq.blank_cpp_comments(program)):
+        line = "using " + re.sub(r"\s+", " ", re.sub(r"\s*::\s*", "::", m.group(1))) + ";\n"
+        if line not in lines:
+            lines.append(line)
+    return "".join(lines)

@@ -43,6 +43,7 @@ template <> struct kind<long long> { static constexpr const char* name = "x"; };
 template <> struct kind<unsigned long long> { static constexpr const char* name = "y"; };
 template <> struct kind<float> { static constexpr const char* name = "f"; };
 template <> struct kind<double> { static constexpr const char* name = "d"; };
+template <> struct kind<long double> { static constexpr const char* name = "e"; };
 template <> struct kind<std::string> { static constexpr const char* name = "S"; };
 
 // a type's name written into a fixed buffer, one volatile store a character: no library
@@ -137,6 +138,16 @@ template <class T> void put(std::string& o, const T& v) {
     auto r = std::to_chars(buf, buf + sizeof buf, v);
     o += 'i';
     o.append(buf, r.ptr);
+    o += ';';
+  } else if constexpr (std::is_same<T, long double>::value) {
+    o += 'e';  // exactly, as a hexadecimal float (a double would round it)
+    if (std::isnan(v)) o += "nan";
+    else if (std::isinf(v)) o += v > 0 ? "inf" : "-inf";
+    else {
+      char buf[64];
+      int n = std::snprintf(buf, sizeof buf, "%La", v);
+      if (n > 0 && n < static_cast<int>(sizeof buf)) o.append(buf, static_cast<size_t>(n));
+    }
     o += ';';
   } else if constexpr (std::is_floating_point<T>::value) {
     double d = static_cast<double>(v);  // a float is exactly a double: no second rounding
@@ -241,6 +252,13 @@ template <class T> void get(In& in, T& out) {
     std::string t = until(in, ';');
     auto r = std::from_chars(t.data(), t.data() + t.size(), out);
     if (r.ec != std::errc() || r.ptr != t.data() + t.size()) malformed();
+  } else if constexpr (std::is_same<T, long double>::value) {
+    if (next(in) != 'e') malformed();
+    std::string t = until(in, ';');
+    char* end = nullptr;
+    long double d = std::strtold(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size()) malformed();
+    out = d;
   } else if constexpr (std::is_floating_point<T>::value) {
     if (next(in) != 'd') malformed();
     std::string t = until(in, ';');

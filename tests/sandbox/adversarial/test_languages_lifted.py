@@ -181,6 +181,12 @@ HELPER_TEST = mbxp(("int", "add(2, 3)", "five()"))
 HELPER = PRELUDE + "int five() { return 5; }\nint add(int a, int b) { return a + b; }\n"
 
 ADD_P = asserts(ADD, language="cpp", entry_points=["add"])
+# a long double is written exactly (a hexadecimal float): rounded through a double, the
+# judge's 1.0L / 3 would differ from the recorded third
+THIRD_TEST = (
+    "\n#include <assert.h>\nint main() {\n    assert(third(1.0L) == 1.0L / 3);\n    return 0;\n}\n"
+)
+THIRD = PRELUDE + "long double third(long double x) { return x / 3; }\n"
 BATCH = Batch(
     "languages-lifted",
     [
@@ -196,6 +202,12 @@ BATCH = Batch(
         exploit("forged-unknown-type", ADD_P, FORGED_UNKNOWN),
         exploit("own-preinit-entry", ADD_P, OWN_PREINIT),
         control("mbxp-shape", ADD_P, HONEST_ADD),
+        # the contract's default entry points (none named): read from the test alone
+        exploit("reads-the-code-after-its-call-no-entry-points", asserts(ADD, language="cpp"),
+                READ_CALLER),
+        control("mbxp-shape-no-entry-points", asserts(ADD, language="cpp"), HONEST_ADD),
+        control("long-double-written-exactly",
+                asserts(THIRD_TEST, language="cpp", entry_points=["third"]), THIRD),
         control("humaneval-x-shape",
                 asserts(HALF, language="cpp", entry_points=["half", "halves"],
                         setup_code=HALF_PREAMBLE), HONEST_HALF),
@@ -208,6 +220,7 @@ BATCH = Batch(
 EXPECTED = {
     "reads-its-own-binary": Verdict.wrong_answer,
     "reads-the-code-after-its-call": Verdict.wrong_answer,
+    "reads-the-code-after-its-call-no-entry-points": Verdict.wrong_answer,
     "wrong-then-crash": Verdict.wrong_answer,
     "right-then-crash": Verdict.runtime_error,
     "uncaught-exception": Verdict.wrong_answer,
@@ -289,6 +302,7 @@ def test_shapes_that_stay_beside_the_program(test):
 def test_only_the_recorders_alphabet_reaches_the_judge():
     assert lifted.spell("V<M<S,i>>") == "std::vector<std::map<std::string, int>>"
     assert lifted.spell("P<d,O<b>>") == "std::pair<double, std::optional<bool>>"
+    assert lifted.spell("V<e>") == "std::vector<long double>"
     for bad in ["i>(0);", "V<i", "Q", "", "V<i>>", "i i", "V<" * 40 + "i" + ">" * 40]:
         assert lifted.spell(bad) is None, bad
     assert lifted.read("i i\ni1;\n", 2) is not None
@@ -296,3 +310,12 @@ def test_only_the_recorders_alphabet_reaches_the_judge():
     assert lifted.read("i i\ni1;\ni2;\ni3;\n", 2) is None  # more values than calls
     assert lifted.read("i ?\ni1;\n", 2).types is None  # type: ignore[union-attr]
     assert lifted.read("i i\ni1;", 2) is None  # a cut line
+
+
+def test_default_entry_points_come_from_the_test_alone():
+    assert lifted.default_entry_points(ADD) == ("add",)
+    mbxp_test = mbxp(("int", "add(2, 3)", "5"))
+    assert lifted.default_entry_points(mbxp_test) == ("add",)  # compare is the test's own
+    assert lifted.default_entry_points(
+        "int main() { assert(abs(truncate_number(3.5) - 0.5) < 1e-4); }"
+    ) == ("truncate_number",)
