@@ -577,7 +577,9 @@ def lifted_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
     program = c_newlines(program)
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
     source = lifted.recorder(program, test, shape, undefs)
-    judge = lifted.judge(test, shape, None, lifted.uses_std(program)) if shape.independent else None
+    # a judge known before the program runs is written for the datasets' prompts (which
+    # bring std in): a program cannot send the test back by bringing std in its own way
+    judge = lifted.judge(test, shape, None, lifted.USING_STD) if shape.independent else None
     return Unit("cpp", {RECIPES["cpp"].source: source}, RECIPES["cpp"].run,
                 lift=(test, shape, judge))  # fmt: skip
 
@@ -942,6 +944,8 @@ END {
   gsub(/(^|[^[:alnum:]_])else[[:space:]]+__assert_(perror_)?fail[[:space:]]*\(/, " else ", s)
   if (s ~ /(^|[^[:alnum:]_])__assert(_fail|_perror_fail)?([^[:alnum:]_]|$)/)
     bad("the program declares or names __assert_fail, which the test's assert calls")
+  if (t ~ /(^|[^[:alnum:]_])(noreturn|__noreturn__|_Noreturn)([^[:alnum:]_]|$)/)
+    bad("the program declares a function noreturn: a call of it lets the compiler end the test's main there, and the harness runs what follows")
   if (t ~ /(^|[^[:alnum:]_])(ifunc|preinit_array)([^[:alnum:]_]|$)/)
     bad("the program declares an ifunc or a .preinit_array entry: its code would run before the harness's")
   if (t ~ /(^|[^[:alnum:]_])__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)([^[:alnum:]_]|$)/)
@@ -975,7 +979,12 @@ team's ``add`` read the immediate of the ``cmp`` after its return address throug
 (``__builtin_##x``), both unseen by the gate's ``c-reads-its-caller``, and was paid 1.0 (a
 scan of the stack from a local's address remains: "Not covered"); the words ``ifunc`` and
 ``preinit_array`` (a resolver or a ``.preinit_array`` entry of the program's would run
-before the harness's own entry seals the code: ``_X86_64_SEAL``).
+before the harness's own entry seals the code: ``_X86_64_SEAL``); ``noreturn`` in any
+spelling (a red team's ``__attribute__((noreturn)) add_fn *add = real_add;``: GCC emitted
+nothing after the test's call through it, ``real_add`` returned into the unit's static
+initializer and, through a stack slot the program had filled from its own constructor's
+AVX-512 registers, into a function of its own that returned 0 to the harness: paid 1.0,
+with nothing for ``-fsanitize=unreachable`` to trap).
 
 For C++ (``cpp``) also a program whose own lines open ``namespace std`` or a reserved
 namespace (``__gnu_cxx``), alias one, or declare a template specialisation of a name
@@ -1310,7 +1319,7 @@ _X86_64_SEAL = (
 )
 """The harness's ``.preinit_array`` entry (x86-64): before any constructor of the program
 runs (the harness is linked before the unit, and the program's own lines may name
-neither ``.preinit_array`` nor ``ifunc``: ``_C_TEXT_CHECK``), it seals (``mseal``, Linux
+neither ``.preinit_array`` nor ``ifunc``: ``_C_TEXT_AWK``), it seals (``mseal``, Linux
 6.10) the executable's code and its RELRO (the GOT, read-only with ``-z now``, and the
 unit's pointer to the test's ``main``), so no ``mprotect``, ``munmap``, ``mremap`` or
 ``MAP_FIXED`` mapping can change them: a red team's program wrote the GOT slot of
@@ -1330,7 +1339,7 @@ def _x86_64_harness(secret: _Secret) -> str:
     read-only page writable (``mprotect``, no ``PROT_EXEC``), found it by its value (the
     address of ``main``, which a C program may take) and put its own function there,
     which returned 0, and was paid 1.0 by the execution. A program that gave the symbol
-    ``main`` to a function of its own (refused by ``_C_TEXT_CHECK`` already) fails the
+    ``main`` to a function of its own (refused by ``_C_TEXT_AWK`` already) fails the
     same comparison."""
     a, b = secret.arrays()
     return (

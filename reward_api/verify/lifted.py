@@ -646,6 +646,11 @@ _USING_STD = re.compile(
 )
 
 
+USING_STD = "using namespace std;\n"
+"""The judge's using-directive when the program's own lines do not make one that
+compiles: the datasets' tests are written for it (``pipeline._judge_lifted``)."""
+
+
 def uses_std(program: str) -> str:
     """The program's ``using namespace std;`` and ``using std::name;`` lines, normalised
     (words and ``::`` alone, so no other text of the program's reaches the judge): the test

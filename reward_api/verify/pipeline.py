@@ -728,10 +728,23 @@ class Verifier:
             if source is None:  # the judge reads the types this program's calls returned
                 source = lifted.judge(code, shape, rec.types, lifted.uses_std(unit.program))
             jobs.append((k, (code, source, rec)))
+        retry: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         if jobs:
             with self._stage("judge"):
                 done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s)
-            for (k, _j), judged in zip(jobs, done, strict=True):
+            for (k, (code, _s, rec)), judged in zip(jobs, done, strict=True):
+                out[k] = None if judged.outcome == "broken" else judged
+                if judged.outcome == "broken":
+                    std = lifted.judge(code, units[which[k]].lift[1], rec.types, lifted.USING_STD)
+                    if std != _s:
+                        retry.append((k, (code, std, rec)))
+        if retry:
+            # a test written for ``using namespace std`` that the program gave it some other
+            # way (``namespace cr { using namespace std; } using namespace cr;``): judged with
+            # it before going back beside the program
+            with self._stage("judge"):
+                done = self.lifted.judge([j for _k, j in retry], problem.limits.time_s)
+            for (k, _j), judged in zip(retry, done, strict=True):
                 out[k] = None if judged.outcome == "broken" else judged
         return out
 

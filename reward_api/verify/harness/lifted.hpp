@@ -25,9 +25,20 @@
 #include <unordered_set>
 #include <utility>
 #include <vector>
-#include <unistd.h>
 
 namespace __cr_lift {
+
+// the system calls the recorder and the judge make, as the system calls themselves
+// (x86-64): no declaration of <unistd.h>'s, whose names a program may take for its own
+// (``namespace pause {}`` made the recorder fail to compile)
+inline long sys3(long nr, long a, long b, long c) {
+  long r;
+  __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+  return r;
+}
+[[noreturn]] inline void leave(int status) {
+  for (;;) sys3(231, status, 0, 0);  // exit_group
+}
 template <class T> struct kind { static constexpr const char* name = nullptr; };
 template <> struct kind<bool> { static constexpr const char* name = "b"; };
 template <> struct kind<char> { static constexpr const char* name = "c"; };
@@ -195,8 +206,9 @@ inline void line(const std::string& s) {
   const char* p = s.data();
   size_t left = s.size();
   while (left) {
-    ssize_t w = ::write(3, p, left);
-    if (w <= 0) ::_exit(1);
+    long w = sys3(1, 3, reinterpret_cast<long>(p), static_cast<long>(left));
+    if (w == -EINTR) continue;
+    if (w <= 0) leave(1);
     p += w;
     left -= static_cast<size_t>(w);
   }
@@ -222,7 +234,7 @@ template <class F> void record(F&& f) {
 
 // ---------------------------------------------------------------- the judge
 struct In { const char* p; const char* e; };
-[[noreturn]] inline void malformed() { ::_exit(4); }
+[[noreturn]] inline void malformed() { leave(4); }
 inline char next(In& in) {
   if (in.p >= in.e) malformed();
   return *in.p++;
@@ -326,8 +338,8 @@ struct Lines {
   Lines() {
     char buf[65536];
     for (;;) {
-      ssize_t r = ::read(0, buf, sizeof buf);
-      if (r < 0 && errno == EINTR) continue;
+      long r = sys3(0, 0, reinterpret_cast<long>(buf), static_cast<long>(sizeof buf));
+      if (r == -EINTR) continue;
       if (r <= 0) break;
       all.append(buf, static_cast<size_t>(r));
     }
@@ -350,7 +362,7 @@ inline Lines& lines() {
 // candidate failed there: its own verdict decides, every comparison before it held)
 template <class T> T take(size_t k) {
   Lines& l = lines();
-  if (k >= l.at.size()) ::_exit(3);
+  if (k >= l.at.size()) leave(3);
   In in{l.all.data() + l.at[k].first, l.all.data() + l.at[k].second};
   T v{};
   get(in, v);
