@@ -273,9 +273,16 @@ def recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
     program and the test, so the same pair builds the same source within this process and
     its artifact is cached): a program that declared ``__cr_lift::known`` itself would
     specialise it to call a standard type unknown and send its test back beside it."""
-    tag = hmac.new(_TAG_KEY, f"{program}\0{test}".encode("utf-8", "replace"),
-                   hashlib.sha256).hexdigest()[:16]  # fmt: skip
-    return _recorder(program, test, lift, undefs).replace("__cr_lift", f"__cr_lift_{tag}")
+    return _recorder(program, test, lift, undefs).replace(
+        "__cr_lift", f"__cr_lift_{tag(program, test)}"
+    )
+
+
+def tag(program: str, test: str) -> str:
+    """A recorder's tag: a keyed hash of the program and the test, the same for the same
+    pair within this process (so its artifact is cached), unknown to the program."""
+    return hmac.new(_TAG_KEY, f"{program}\0{test}".encode("utf-8", "replace"),
+                    hashlib.sha256).hexdigest()[:16]  # fmt: skip
 
 
 def _recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
@@ -399,8 +406,9 @@ def _spell(name: str, i: int, depth: int = 0) -> tuple[str, int]:
 @dataclass(frozen=True)
 class Recorded:
     """What a recorder run wrote: the C++ types of the call sites (None: a type the
-    recorder does not know, the test goes back to the program's process) and the value
-    lines of the calls that returned (the channel as written, for the judge's stdin)."""
+    recorder does not know, the test goes back to the program's process; empty where the
+    judge needs none, Go's) and the value lines of the calls that returned (the channel as
+    written, for the judge's stdin)."""
 
     types: list[str] | None
     channel: str
@@ -435,7 +443,8 @@ class Judged:
 
 
 class Judges:
-    """Builds and runs judges in the checker cells of C++; thread-safe. ``pool_for``,
+    """Builds and runs judges in the checker cells of their language (C++ here, Go for
+    ``reward_api.verify.lifted_go``'s, by the same exit codes); thread-safe. ``pool_for``,
     ``artifacts`` and ``runtime`` as ``checkers.Checkers`` takes them. A judge is built
     once: the first sample that needs it (or ``prepare``, while the candidate's own build
     runs) compiles it and the others wait for its artifact; one that does not compile is
@@ -460,12 +469,12 @@ class Judges:
         types is only known after; one that fails then sends that sample back alone, so
         no sample decides for another)."""
         source = unit.lift[2] if unit.lift is not None else None
-        return source is None or self._spec(source)[1] not in self._broken
+        return source is None or self._spec(source, unit.recipe)[1] not in self._broken
 
-    def _spec(self, source: str) -> tuple[dict[str, Any], str]:
+    def _spec(self, source: str, language: str = "cpp") -> tuple[dict[str, Any], str]:
         from reward_api.verify import languages
 
-        spec = languages.build_spec(languages.stdio_unit("cpp", source), JUDGE_MEMORY_MB,
+        spec = languages.build_spec(languages.stdio_unit(language, source), JUDGE_MEMORY_MB,
                                     self.compile_time_s)  # fmt: skip
         return spec, languages.artifact_key(spec, f"{self.runtime}/judge")
 
@@ -488,10 +497,10 @@ class Judges:
         for lock in locks:
             lock.release()
 
-    def prepare(self, source: str) -> None:
+    def prepare(self, source: str, language: str = "cpp") -> None:
         """Start building the judge ``source`` in the background, unless it is built, being
         built or broken (a failure here is the later ``judge``'s to meet)."""
-        spec, key = self._spec(source)
+        spec, key = self._spec(source, language)
         with self._lock:
             if key in self.artifacts or key in self._broken or key in self._locks:
                 return
@@ -500,7 +509,7 @@ class Judges:
 
         def build() -> None:
             try:
-                self._request([(source, spec, key, None)], JUDGE_TIME_S, "")
+                self._request([(source, spec, key, None)], JUDGE_TIME_S, "", language)
             except Exception:
                 log.debug("a judge's early build failed", exc_info=True)
             finally:
@@ -508,9 +517,11 @@ class Judges:
 
         threading.Thread(target=build, name="judge-build", daemon=True).start()
 
-    def judge(self, jobs: list[tuple[str, str, Recorded]], time_s: float) -> list[Judged]:
+    def judge(
+        self, jobs: list[tuple[str, str, Recorded]], time_s: float, language: str = "cpp"
+    ) -> list[Judged]:
         """Each ``(test code, judge source, recorded)`` judged, in one cell lease."""
-        specs = [(code, *self._spec(source), rec) for code, source, rec in jobs]
+        specs = [(code, *self._spec(source, language), rec) for code, source, rec in jobs]
         out: list[Judged | None] = [Judged("broken") if key in self._broken else None
                                     for _c, _s, key, _r in specs]  # fmt: skip
         todo = [k for k, o in enumerate(out) if o is None]
@@ -519,7 +530,8 @@ class Judges:
         keys = [specs[k][2] for k in todo]
         locks = self._hold(keys)
         try:
-            done = self._request([specs[k] for k in todo], max(JUDGE_TIME_S, time_s), "run")
+            done = self._request([specs[k] for k in todo], max(JUDGE_TIME_S, time_s), "run",
+                                 language)  # fmt: skip
         finally:
             self._release(keys, locks)
         for k, judged in zip(todo, done, strict=True):
@@ -528,7 +540,7 @@ class Judges:
 
     def _request(
         self, items: list[tuple[str, dict[str, Any], str, Recorded | None]], time_s: float,
-        run: str,
+        run: str, language: str,
     ) -> list[Judged]:  # fmt: skip
         """Build (or unpack) each judge and, when ``run``, run it on its recorded lines."""
         from reward_api.errors import SandboxError
@@ -541,7 +553,7 @@ class Judges:
                    "memory_mb": JUDGE_MEMORY_MB, "max_output_bytes": 1 << 16,
                    "stop_on_first_failure": False}  # fmt: skip
         budget = (self.compile_time_s + 5.0) * len(builds) + (time_s + 2.0) * len(tests) + 30
-        with self.pool_for("cpp").lease() as cell:
+        with self.pool_for(language).lease() as cell:
             cell.prepare(max(JUDGE_MEMORY_MB, COMPILE_CELL_MB))
             answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
             reports, done = answer.get("tests"), answer.get("builds")
