@@ -55,7 +55,7 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
-from reward_api.verify import lifted
+from reward_api.verify import lifted, lifted_go
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -178,8 +178,8 @@ class Verifier:
                                  self.settings.compile_time_s)  # fmt: skip
         self.lifted = lifted.Judges(self.checker_pool, self.artifacts, self.runtime,
                                     self.settings.compile_time_s)  # fmt: skip
-        """The judges of lifted C++ assert tests (``reward_api.verify.lifted``), in the
-        checker cells of C++."""
+        """The judges of lifted C++ and Go assert tests (``reward_api.verify.lifted``,
+        ``lifted_go``), in the checker cells of their language."""
 
     def __enter__(self) -> Verifier:
         return self
@@ -635,7 +635,7 @@ class Verifier:
         budget = (compile_s + 5.0) * len(units) + (limits.time_s + 2.0) * len(specs) + 30.0
         for u in units:  # a judge that needs no value of the program's builds meanwhile
             if u.lift is not None and u.lift[2] is not None:
-                self.lifted.prepare(u.lift[2])
+                self.lifted.prepare(u.lift[2], u.recipe)
         pool = self.language_pool(problem.language)
         with self._stage("sandbox"), pool.lease() as cell:
             # the compilers' address space is limited per process; the cell's ceiling must
@@ -707,15 +707,17 @@ class Verifier:
         """The judges' outcomes of a sample's lifted tests, by report position: None where
         the test must run beside the program (a type the recorder does not know, a judge
         that does not compile); absent where the recorder wrote no types' line (the program
-        ended before the test's ``main``: the candidate's own report decides)."""
+        ended before the test's ``main``: the candidate's own report decides) or, in Go,
+        where the channel holds lines the recorder would not write."""
         jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         out: dict[int, lifted.Judged | None] = {}
+        read = lifted_go.read if problem.language == "go" else lifted.read
         for k, rep in enumerate(reports):
             lift = units[which[k]].lift
             if lift is None or rep.get("compile_error"):
                 continue
             code, shape, source = lift
-            rec = lifted.read(rep.get("pass_channel"), len(shape.calls))
+            rec = read(rep.get("pass_channel"), len(shape.calls))
             if rec is None:
                 continue
             if rec.types is None:
@@ -726,7 +728,8 @@ class Verifier:
             jobs.append((k, (code, source, rec)))
         if jobs:
             with self._stage("judge"):
-                done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s)
+                done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s,
+                                         problem.language)  # fmt: skip
             for (k, _j), judged in zip(jobs, done, strict=True):
                 out[k] = None if judged.outcome == "broken" else judged
         return out
