@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from reward_api import Problem, Verdict, Verifier, VerifierSettings
+from reward_api import Problem, Verdict, Verifier
 from reward_api.verify import languages
 from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
 
@@ -205,9 +205,10 @@ func add(a int, b int) int {
 )
 EXIT_IN_CALL = (
     HEAD
-    + CALLS
     + """
 import "os"
+
+var calls int
 
 func add(a int, b int) int {
 \tcalls++
@@ -341,10 +342,11 @@ def test_the_candidates_build_holds_no_expected_value():
     assert "zq-expected-value-731-abcdef-qz" in units[0].lift[2]  # the judge's, built apart
 
 
-def test_the_binary_reader_is_paid_beside_the_test():
-    """The exploit is real: run beside the test (lifting off), the program finds the
-    expected value in its own executable and the execution accepts it."""
+def test_the_binary_reader_is_paid_beside_the_test(verifier):
+    """The exploit is real: run beside the test (lifting off, same backend), the program
+    finds the expected value in its own executable and the execution accepts it."""
     case = BATCH.by_name["reads-its-own-binary"]
-    with Verifier(VerifierSettings(sandbox="process", workers=1, lift_asserts=False)) as plain:
-        r = Batch("beside", [case]).run(plain).results[case.name]
+    settings = verifier.settings.model_copy(update={"lift_asserts": False, "workers": 1})
+    with Verifier(settings) as beside:
+        r = Batch("beside", [case]).run(beside).results[case.name]
     assert r.verdict == Verdict.accepted, (r.verdict, [t.detail for t in r.tests])
