@@ -68,6 +68,9 @@ JUDGE_TIME_S = 10.0
 """Wall seconds a judge may take (at least the problem's ``time_s``)."""
 JUDGE_MEMORY_MB = 1024
 MAX_BROKEN = 4096
+MAX_SEEN = 8192
+"""Judged outcomes kept for reuse (``Judges``), each of values at most ``MAX_SEEN_CHARS``."""
+MAX_SEEN_CHARS = 4096
 
 ARG_WORDS = frozenset({
     # the language's words that build a value
@@ -448,7 +451,12 @@ class Judges:
     ``artifacts`` and ``runtime`` as ``checkers.Checkers`` takes them. A judge is built
     once: the first sample that needs it (or ``prepare``, while the candidate's own build
     runs) compiles it and the others wait for its artifact; one that does not compile is
-    remembered by its source's key, so the test it judges is no longer lifted."""
+    remembered by its source's key, so the test it judges is no longer lifted. A judge is
+    the test's own code and a reader of its stdin, so its outcome on the same recorded
+    lines is the same: an outcome it reached by its exit status (not by a limit or a
+    signal, which a loaded host could cause) is reused for the next sample whose values
+    are the same lines (an RL group's right answers, its common wrong ones), without a
+    run."""
 
     def __init__(self, pool_for: Callable[[str], Any], artifacts: Any, runtime: str,
                  compile_time_s: float) -> None:  # fmt: skip
@@ -460,7 +468,11 @@ class Judges:
         """Keys of judges, and of tests, whose judge did not compile."""
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], Judged] = {}
+        """Outcomes by judge key and recorded lines."""
         self.runs = 0
+        """Lifted tests judged (a reused outcome counts; ``reused`` says how many were)."""
+        self.reused = 0
         self.compiles = 0
 
     def usable(self, unit: Any) -> bool:
@@ -522,8 +534,14 @@ class Judges:
     ) -> list[Judged]:
         """Each ``(test code, judge source, recorded)`` judged, in one cell lease."""
         specs = [(code, *self._spec(source, language), rec) for code, source, rec in jobs]
-        out: list[Judged | None] = [Judged("broken") if key in self._broken else None
-                                    for _c, _s, key, _r in specs]  # fmt: skip
+        with self._lock:
+            out: list[Judged | None] = [
+                Judged("broken") if key in self._broken else self._seen.get((key, rec.channel))
+                for _c, _s, key, rec in specs
+            ]
+            reused = sum(1 for o in out if o is not None and o.outcome != "broken")
+            self.runs += reused
+            self.reused += reused
         todo = [k for k, o in enumerate(out) if o is None]
         if not todo:
             return [o for o in out if o is not None]
@@ -566,8 +584,8 @@ class Judges:
             ):
                 cell.broken = True
         out: list[Judged] = []
-        for (_code, _spec, key, _rec), b, rep in zip(items, done, reports if run else [{}] * len(items),
-                                                     strict=True):  # fmt: skip
+        for (_code, _spec, key, rec), b, rep in zip(items, done, reports if run else [{}] * len(items),
+                                                    strict=True):  # fmt: skip
             b = b if isinstance(b, dict) else {}
             packed = b.pop("artifact", None)
             with self._lock:
@@ -583,7 +601,16 @@ class Judges:
                 continue
             if isinstance(packed, list):
                 self.artifacts.put(key, packed)
-            out.append(_outcome(rep if isinstance(rep, dict) else {}))
+            rep = rep if isinstance(rep, dict) else {}
+            judged = _outcome(rep)
+            out.append(judged)
+            if (run and rec is not None and len(rec.channel) <= MAX_SEEN_CHARS
+                    and not rep.get("limit") and rep.get("signal") is None
+                    and isinstance(rep.get("exit_code"), int)):  # fmt: skip
+                with self._lock:
+                    if len(self._seen) >= MAX_SEEN:
+                        self._seen.clear()
+                    self._seen[(key, rec.channel)] = judged
         return out
 
 

@@ -350,3 +350,16 @@ def test_the_binary_reader_is_paid_beside_the_test(verifier):
     with Verifier(settings) as beside:
         r = Batch("beside", [case]).run(beside).results[case.name]
     assert r.verdict == Verdict.accepted, (r.verdict, [t.detail for t in r.tests])
+
+
+def test_the_same_values_are_judged_once(verifier):
+    """A judge's outcome on the same recorded lines is reused (an RL group's right
+    answers): the second program, another text with the same values, runs no judge."""
+    test = mbgp(("add(7, 8)", "15"), ("add(-7, 8)", "1"))
+    problem = asserts(test, language="go", entry_points=["add"])
+    other = HEAD + "\nfunc add(a int, b int) int {\n\treturn b + a\n}\n"
+    first = Batch("once", [control("a-plus-b", problem, HONEST_ADD)]).run(verifier)
+    reused = verifier.lifted.reused
+    second = Batch("again", [control("b-plus-a", problem, other)]).run(verifier)
+    assert first.results["a-plus-b"].accepted and second.results["b-plus-a"].accepted
+    assert verifier.lifted.reused == reused + 1
