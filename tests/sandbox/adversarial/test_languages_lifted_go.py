@@ -27,6 +27,7 @@ import pytest
 from reward_api import Problem, Verdict, Verifier
 from reward_api.verify import languages
 from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
+from tests.sandbox.adversarial.test_languages_go_runtime import MBGP_17_HEAD, STACK_READER
 
 DEEP_COMPARE = """
 
@@ -263,6 +264,12 @@ LOOP_TEST = (
     '\t\tdeepCompare(add(i, i), 2*i, "loop")\n\t}\n}'
 )
 
+# MBGP/17's test: beside it, the answer's MarshalJSON read deepCompare's arguments from
+# runtime.Stack and wrote the expected value (untrusted there: ``_go_hooks``); in the
+# recorder, no frame holds one
+PERIMETER = mbgp(("square_perimeter(10)", "40"), ("square_perimeter(5)", "20"),
+                 ("square_perimeter(4)", "16"))  # fmt: skip
+
 ADD_P = asserts(ADD, language="go", entry_points=["add"])
 TIMED = asserts(ADD, language="go", entry_points=["add"], limits={"time_s": 2})
 BATCH = Batch(
@@ -270,6 +277,9 @@ BATCH = Batch(
     [
         exploit("reads-its-own-binary", asserts(SECRET, language="go", entry_points=["secret"]),
                 READ_OWN_BINARY),
+        exploit("marshal-json-reads-the-stack",
+                asserts(PERIMETER, language="go", entry_points=["square_perimeter"]),
+                MBGP_17_HEAD + STACK_READER),
         exploit("wrong-then-panic", ADD_P, WRONG_THEN_PANIC),
         exploit("right-then-panic", ADD_P, RIGHT_THEN_PANIC),
         exploit("wrong-then-hang", TIMED, WRONG_THEN_HANG),
@@ -289,6 +299,7 @@ BATCH = Batch(
 )  # fmt: skip
 EXPECTED = {
     "reads-its-own-binary": Verdict.wrong_answer,
+    "marshal-json-reads-the-stack": Verdict.wrong_answer,
     "wrong-then-panic": Verdict.wrong_answer,
     "right-then-panic": Verdict.wrong_answer,  # a panic's exit 2, as beside the test
     "wrong-then-hang": Verdict.wrong_answer,
