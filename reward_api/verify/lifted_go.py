@@ -58,7 +58,9 @@ lifted (it would change what the recorder's or the test's words mean), and stays
 untrusted beside the test.
 
 Not covered: a ``MarshalJSON`` with side effects that the test's sink would call more
-than once (the recorder calls it once per value); HumanEval-X's ``go test`` shape
+than once (the recorder calls it once per value); a value whose JSON, in hex, is more
+than the pass channel holds (``max_output_bytes``: ``output_limit``, where beside the
+test it would be compared); HumanEval-X's ``go test`` shape
 (``assert.Equal(t, candidate(...), E)``): testify compares by reflection, types included
 (``int`` against ``int64``, a named type against its base), which JSON does not carry, so
 those tests stay beside the program.
