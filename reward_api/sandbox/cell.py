@@ -363,7 +363,9 @@ class CellPool:
             return
         with self._cond:
             self._idle.append(cell)
-            self._cond.notify()
+            # all: the starter thread waits on the same condition, and a notify that woke
+            # it alone left a waiting lease asleep beside an idle cell until its deadline
+            self._cond.notify_all()
 
     def warm(self, n: int | None = None, timeout_s: float = 120.0) -> None:
         """Start cells ahead of demand (up to n, default the pool size) and wait for them;

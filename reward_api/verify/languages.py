@@ -185,7 +185,12 @@ the recorder cannot write a call's type (the program's own ``struct``, ``std::tu
 ``void``: decided by the types' line the recorder writes from ``.preinit_array`` before
 any code of the program's runs, never by a line the program writes) or where the judge
 does not compile (the test names a helper the program defines); everything below then
-applies to it as before.
+applies to it as before. A Go assert test in MBGP's shape (``actual_K := f(args)``, then
+the test's own ``deepCompare``, which sees the value only through ``json.Marshal``: all
+of MBGP's tests) is lifted the same way (``reward_api.verify.lifted_go``): the recorder
+writes each value's JSON, and the judge, the test's own code fed those bytes, is built
+once per test in the checker cells of Go; HumanEval-X's ``go test`` shape stays beside
+the program (testify compares types, which JSON does not carry).
 
 What still runs beside the program, and why: for every other assert test, the test code
 and the harness share the program's process, because these conventions call the
@@ -289,7 +294,7 @@ from signal import SIGABRT
 from typing import Any
 
 from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
-from reward_api.verify import compiled_eq, lifted
+from reward_api.verify import compiled_eq, lifted, lifted_go
 from reward_api.verify.comparators import comparator
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
@@ -460,9 +465,10 @@ class Unit:
     """A C/C++ assert unit's program alone, which its build checks for what it defines
     (``_c_assert_build``): never the test."""
     lift: tuple[str, Any, str | None] | None = None
-    """A lifted C++ assert test (``reward_api.verify.lifted``): the test's code, its
-    ``Plan`` and, when the plan is independent of the program's types, its judge's
-    source; the build is the recorder, and the test's code runs in the judge, apart."""
+    """A lifted C++ or Go assert test (``reward_api.verify.lifted``, ``lifted_go``): the
+    test's code, its ``Plan`` and, when the plan is independent of the program's types,
+    its judge's source; the build is the recorder, and the test's code runs in the judge,
+    apart, built with the unit's recipe."""
     entry_points: tuple[str, ...] = ()
     """A C++ assert unit's entry points (the problem's): a C++ function of the program
     with one of these names is the function the test calls, not a library function's
@@ -584,6 +590,48 @@ def lifted_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
                 lift=(test, shape, judge))  # fmt: skip
 
 
+def lifted_go_unit(program: str, test: str, shape: lifted_go.Plan) -> Unit | None:
+    """A Go assert test lifted out of the program's process (``reward_api.verify.lifted_go``):
+    the program with the test's imports (``_go_test_imports``, each package the test names
+    kept used, as the test would) and the recorder, a build like a stdio program's; its
+    judge, the test's own code. None, so that the test runs beside the program as before,
+    where the program would change what the recorder's or the test's words mean: it
+    declares a predeclared identifier, or imports a package under a name the test uses
+    for another one or for one this module has no use for."""
+    imports, uses, untrusted = _go_test_imports(program, test)
+    if untrusted or _go_predeclared(program):
+        return None
+    code = _GO_LITERAL.sub(" ", test)
+    named = {m.group(1) for m in _GO_QUALIFIER.finditer(code)} - set(_GO_TOP_DECL.findall(code))
+    for name in sorted(named & _go_program_imports(program).keys()):
+        if name not in _GO_TEST_PACKAGES:
+            return None
+        uses += f"var _ = {name}.{_GO_TEST_PACKAGES[name][1]}\n"
+    tag = lifted.tag(program, test)
+    own = "; ".join(f'__cr_{n}_{tag} "{path}"' for n, path in lifted_go.RECORDER_IMPORTS)
+    source = _go_imports(program, own + (f"; {imports}" if imports else ""))
+    judge_imports, judge_uses, _ = _go_test_imports("", test)
+    return Unit("go", {RECIPES["go"].source: source + lifted_go.recorder(tag, shape, uses)},
+                RECIPES["go"].run,
+                lift=(test, shape, lifted_go.judge(test, shape, judge_imports, judge_uses)))  # fmt: skip
+
+
+def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
+    """The lifted unit of an assert test whose shape allows it, or None."""
+    entries = problem.entry_points or ()
+    if problem.language == "cpp" and _ASSEMBLED_HARNESS:
+        if problem.entry_points is not None:
+            shape = lifted.plan(test, entries)
+        else:  # the contract's default: read from the test alone
+            shape = lifted.plan(test, lifted.default_entry_points(test))
+            shape = dataclasses.replace(shape, guessed=True) if shape else None
+        return lifted_unit(program, test, shape) if shape is not None else None
+    if problem.language == "go":
+        go_shape = lifted_go.plan(test, entries)
+        return lifted_go_unit(program, test, go_shape) if go_shape is not None else None
+    return None
+
+
 def call_unit(
     language: str, program: str, class_name: str | None, fn_name: str, arity: int | None = None
 ) -> Unit:
@@ -677,7 +725,7 @@ def build_spec(
     if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test's harness
         spec.update(_c_assert_build(unit))
         compile_argv = spec.pop("compile")
-    elif unit.lift is not None:
+    elif unit.lift is not None and unit.recipe == "cpp":
         compile_argv = _lifted_build(recipe)
     if unit.link:
         assert compile_argv is not None
@@ -1043,14 +1091,7 @@ def units_for(
         elif isinstance(test, AssertTest):
             code = test.code if not problem.setup_code else f"{problem.setup_code}\n{test.code}"
             which.append(len(units))
-            shape = None
-            if problem.language == "cpp" and lift is not None and _ASSEMBLED_HARNESS:
-                if problem.entry_points is not None:
-                    shape = lifted.plan(code, problem.entry_points)
-                else:  # the contract's default: read from the test alone
-                    shape = lifted.plan(code, lifted.default_entry_points(code))
-                    shape = dataclasses.replace(shape, guessed=True) if shape else None
-            lifted_one = lifted_unit(program, code, shape) if shape is not None else None
+            lifted_one = _lifted_one(problem, program, code) if lift is not None else None
             if lifted_one is not None and lift is not None and lift(lifted_one):
                 units.append(lifted_one)
             else:

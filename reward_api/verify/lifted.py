@@ -68,6 +68,9 @@ JUDGE_TIME_S = 10.0
 """Wall seconds a judge may take (at least the problem's ``time_s``)."""
 JUDGE_MEMORY_MB = 1024
 MAX_BROKEN = 4096
+MAX_SEEN = 8192
+"""Judged outcomes kept for reuse (``Judges``), each of values at most ``MAX_SEEN_CHARS``."""
+MAX_SEEN_CHARS = 4096
 
 ARG_WORDS = frozenset({
     # the language's words that build a value
@@ -323,9 +326,16 @@ def recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
     program and the test, so the same pair builds the same source within this process and
     its artifact is cached): a program that declared ``__cr_lift::known`` itself would
     specialise it to call a standard type unknown and send its test back beside it."""
-    tag = hmac.new(_TAG_KEY, f"{program}\0{test}".encode("utf-8", "replace"),
-                   hashlib.sha256).hexdigest()[:16]  # fmt: skip
-    return _recorder(program, test, lift, undefs).replace("__cr_lift", f"__cr_lift_{tag}")
+    return _recorder(program, test, lift, undefs).replace(
+        "__cr_lift", f"__cr_lift_{tag(program, test)}"
+    )
+
+
+def tag(program: str, test: str) -> str:
+    """A recorder's tag: a keyed hash of the program and the test, the same for the same
+    pair within this process (so its artifact is cached), unknown to the program."""
+    return hmac.new(_TAG_KEY, f"{program}\0{test}".encode("utf-8", "replace"),
+                    hashlib.sha256).hexdigest()[:16]  # fmt: skip
 
 
 def _recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
@@ -448,8 +458,9 @@ def _spell(name: str, i: int, depth: int = 0) -> tuple[str, int]:
 @dataclass(frozen=True)
 class Recorded:
     """What a recorder run wrote: the C++ types of the call sites (None: a type the
-    recorder does not know, the test goes back to the program's process) and the value
-    lines of the calls that returned (the channel as written, for the judge's stdin)."""
+    recorder does not know, the test goes back to the program's process; empty where the
+    judge needs none, Go's) and the value lines of the calls that returned (the channel as
+    written, for the judge's stdin)."""
 
     types: list[str] | None
     channel: str
@@ -484,11 +495,17 @@ class Judged:
 
 
 class Judges:
-    """Builds and runs judges in the checker cells of C++; thread-safe. ``pool_for``,
+    """Builds and runs judges in the checker cells of their language (C++ here, Go for
+    ``reward_api.verify.lifted_go``'s, by the same exit codes); thread-safe. ``pool_for``,
     ``artifacts`` and ``runtime`` as ``checkers.Checkers`` takes them. A judge is built
     once: the first sample that needs it (or ``prepare``, while the candidate's own build
     runs) compiles it and the others wait for its artifact; one that does not compile is
-    remembered by its source's key, so the test it judges is no longer lifted."""
+    remembered by its source's key, so the test it judges is no longer lifted. A judge is
+    the test's own code and a reader of its stdin, so its outcome on the same recorded
+    lines is the same: an outcome it reached by its exit status (not by a limit or a
+    signal, which a loaded host could cause) is reused for the next sample whose values
+    are the same lines (an RL group's right answers, its common wrong ones), without a
+    run."""
 
     def __init__(self, pool_for: Callable[[str], Any], artifacts: Any, runtime: str,
                  compile_time_s: float) -> None:  # fmt: skip
@@ -500,7 +517,11 @@ class Judges:
         """Keys of judges, and of tests, whose judge did not compile."""
         self._locks: dict[str, threading.Lock] = {}
         self._lock = threading.Lock()
+        self._seen: dict[tuple[str, str], Judged] = {}
+        """Outcomes by judge key and recorded lines."""
         self.runs = 0
+        """Lifted tests judged (a reused outcome counts; ``reused`` says how many were)."""
+        self.reused = 0
         self.compiles = 0
 
     def usable(self, unit: Any) -> bool:
@@ -509,12 +530,12 @@ class Judges:
         types is only known after; one that fails then sends that sample back alone, so
         no sample decides for another)."""
         source = unit.lift[2] if unit.lift is not None else None
-        return source is None or self._spec(source)[1] not in self._broken
+        return source is None or self._spec(source, unit.recipe)[1] not in self._broken
 
-    def _spec(self, source: str) -> tuple[dict[str, Any], str]:
+    def _spec(self, source: str, language: str = "cpp") -> tuple[dict[str, Any], str]:
         from reward_api.verify import languages
 
-        spec = languages.build_spec(languages.stdio_unit("cpp", source), JUDGE_MEMORY_MB,
+        spec = languages.build_spec(languages.stdio_unit(language, source), JUDGE_MEMORY_MB,
                                     self.compile_time_s)  # fmt: skip
         return spec, languages.artifact_key(spec, f"{self.runtime}/judge")
 
@@ -537,10 +558,10 @@ class Judges:
         for lock in locks:
             lock.release()
 
-    def prepare(self, source: str) -> None:
+    def prepare(self, source: str, language: str = "cpp") -> None:
         """Start building the judge ``source`` in the background, unless it is built, being
         built or broken (a failure here is the later ``judge``'s to meet)."""
-        spec, key = self._spec(source)
+        spec, key = self._spec(source, language)
         with self._lock:
             if key in self.artifacts or key in self._broken or key in self._locks:
                 return
@@ -549,7 +570,7 @@ class Judges:
 
         def build() -> None:
             try:
-                self._request([(source, spec, key, None)], JUDGE_TIME_S, "")
+                self._request([(source, spec, key, None)], JUDGE_TIME_S, "", language)
             except Exception:
                 log.debug("a judge's early build failed", exc_info=True)
             finally:
@@ -557,18 +578,27 @@ class Judges:
 
         threading.Thread(target=build, name="judge-build", daemon=True).start()
 
-    def judge(self, jobs: list[tuple[str, str, Recorded]], time_s: float) -> list[Judged]:
+    def judge(
+        self, jobs: list[tuple[str, str, Recorded]], time_s: float, language: str = "cpp"
+    ) -> list[Judged]:
         """Each ``(test code, judge source, recorded)`` judged, in one cell lease."""
-        specs = [(code, *self._spec(source), rec) for code, source, rec in jobs]
-        out: list[Judged | None] = [Judged("broken") if key in self._broken else None
-                                    for _c, _s, key, _r in specs]  # fmt: skip
+        specs = [(code, *self._spec(source, language), rec) for code, source, rec in jobs]
+        with self._lock:
+            out: list[Judged | None] = [
+                Judged("broken") if key in self._broken else self._seen.get((key, rec.channel))
+                for _c, _s, key, rec in specs
+            ]
+            reused = sum(1 for o in out if o is not None and o.outcome != "broken")
+            self.runs += reused
+            self.reused += reused
         todo = [k for k, o in enumerate(out) if o is None]
         if not todo:
             return [o for o in out if o is not None]
         keys = [specs[k][2] for k in todo]
         locks = self._hold(keys)
         try:
-            done = self._request([specs[k] for k in todo], max(JUDGE_TIME_S, time_s), "run")
+            done = self._request([specs[k] for k in todo], max(JUDGE_TIME_S, time_s), "run",
+                                 language)  # fmt: skip
         finally:
             self._release(keys, locks)
         for k, judged in zip(todo, done, strict=True):
@@ -577,7 +607,7 @@ class Judges:
 
     def _request(
         self, items: list[tuple[str, dict[str, Any], str, Recorded | None]], time_s: float,
-        run: str,
+        run: str, language: str,
     ) -> list[Judged]:  # fmt: skip
         """Build (or unpack) each judge and, when ``run``, run it on its recorded lines."""
         from reward_api.errors import SandboxError
@@ -590,7 +620,7 @@ class Judges:
                    "memory_mb": JUDGE_MEMORY_MB, "max_output_bytes": 1 << 16,
                    "stop_on_first_failure": False}  # fmt: skip
         budget = (self.compile_time_s + 5.0) * len(builds) + (time_s + 2.0) * len(tests) + 30
-        with self.pool_for("cpp").lease() as cell:
+        with self.pool_for(language).lease() as cell:
             cell.prepare(max(JUDGE_MEMORY_MB, COMPILE_CELL_MB))
             answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
             reports, done = answer.get("tests"), answer.get("builds")
@@ -603,8 +633,8 @@ class Judges:
             ):
                 cell.broken = True
         out: list[Judged] = []
-        for (_code, _spec, key, _rec), b, rep in zip(items, done, reports if run else [{}] * len(items),
-                                                     strict=True):  # fmt: skip
+        for (_code, _spec, key, rec), b, rep in zip(items, done, reports if run else [{}] * len(items),
+                                                    strict=True):  # fmt: skip
             b = b if isinstance(b, dict) else {}
             packed = b.pop("artifact", None)
             with self._lock:
@@ -620,7 +650,16 @@ class Judges:
                 continue
             if isinstance(packed, list):
                 self.artifacts.put(key, packed)
-            out.append(_outcome(rep if isinstance(rep, dict) else {}))
+            rep = rep if isinstance(rep, dict) else {}
+            judged = _outcome(rep)
+            out.append(judged)
+            if (run and rec is not None and len(rec.channel) <= MAX_SEEN_CHARS
+                    and not rep.get("limit") and rep.get("signal") is None
+                    and isinstance(rep.get("exit_code"), int)):  # fmt: skip
+                with self._lock:
+                    if len(self._seen) >= MAX_SEEN:
+                        self._seen.clear()
+                    self._seen[(key, rec.channel)] = judged
         return out
 
 

@@ -55,7 +55,7 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
-from reward_api.verify import lifted
+from reward_api.verify import lifted, lifted_go
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -178,8 +178,8 @@ class Verifier:
                                  self.settings.compile_time_s)  # fmt: skip
         self.lifted = lifted.Judges(self.checker_pool, self.artifacts, self.runtime,
                                     self.settings.compile_time_s)  # fmt: skip
-        """The judges of lifted C++ assert tests (``reward_api.verify.lifted``), in the
-        checker cells of C++."""
+        """The judges of lifted C++ and Go assert tests (``reward_api.verify.lifted``,
+        ``lifted_go``), in the checker cells of their language."""
 
     def __enter__(self) -> Verifier:
         return self
@@ -635,7 +635,7 @@ class Verifier:
         budget = (compile_s + 5.0) * len(units) + (limits.time_s + 2.0) * len(specs) + 30.0
         for u in units:  # a judge that needs no value of the program's builds meanwhile
             if u.lift is not None and u.lift[2] is not None:
-                self.lifted.prepare(u.lift[2])
+                self.lifted.prepare(u.lift[2], u.recipe)
         pool = self.language_pool(problem.language)
         with self._stage("sandbox"), pool.lease() as cell:
             # the compilers' address space is limited per process; the cell's ceiling must
@@ -707,19 +707,21 @@ class Verifier:
         """The judges' outcomes of a sample's lifted tests, by report position: None where
         the test must run beside the program (a type the recorder does not know, a judge
         that does not compile); absent where the recorder wrote no types' line (the program
-        ended before the test's ``main``: the candidate's own report decides)."""
+        ended before the test's ``main``: the candidate's own report decides) or, in Go,
+        where the channel holds lines the recorder would not write."""
         jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         out: dict[int, lifted.Judged | None] = {}
+        read = lifted_go.read if problem.language == "go" else lifted.read
         for k, rep in enumerate(reports):
             lift = units[which[k]].lift
             if lift is None:
                 continue
             code, shape, source = lift
             if rep.get("compile_error"):
-                if shape.guessed:  # entry points read from the test: maybe not the program's
+                if getattr(shape, "guessed", False):  # entry points read from the test
                     out[k] = None
                 continue
-            rec = lifted.read(rep.get("pass_channel"), len(shape.calls))
+            rec = read(rep.get("pass_channel"), len(shape.calls))
             if rec is None:
                 continue
             if rec.types is None:
@@ -731,10 +733,11 @@ class Verifier:
         retry: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         if jobs:
             with self._stage("judge"):
-                done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s)
+                done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s,
+                                         problem.language)  # fmt: skip
             for (k, (code, _s, rec)), judged in zip(jobs, done, strict=True):
                 out[k] = None if judged.outcome == "broken" else judged
-                if judged.outcome == "broken":
+                if judged.outcome == "broken" and problem.language == "cpp":
                     std = lifted.judge(code, units[which[k]].lift[1], rec.types, lifted.USING_STD)
                     if std != _s:
                         retry.append((k, (code, std, rec)))
@@ -743,7 +746,8 @@ class Verifier:
             # way (``namespace cr { using namespace std; } using namespace cr;``): judged with
             # it before going back beside the program
             with self._stage("judge"):
-                done = self.lifted.judge([j for _k, j in retry], problem.limits.time_s)
+                done = self.lifted.judge([j for _k, j in retry], problem.limits.time_s,
+                                         problem.language)  # fmt: skip
             for (k, _j), judged in zip(retry, done, strict=True):
                 out[k] = None if judged.outcome == "broken" else judged
         return out

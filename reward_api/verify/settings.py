@@ -49,9 +49,9 @@ class VerifierSettings(BaseSettings):
     )
     lift_asserts: bool = Field(
         True,
-        description="Run a C++ assert test's comparisons in a build apart from the program, "
-        "fed the values its calls returned, where the test's shape allows "
-        "(reward_api.verify.lifted); off: beside the program, in its process.",
+        description="Run a C++ or Go assert test's comparisons in a build apart from the "
+        "program, fed the values its calls returned, where the test's shape allows "
+        "(reward_api.verify.lifted, lifted_go); off: beside the program, in its process.",
     )
     language_roots: dict[str, Path] = Field(
         default_factory=dict,
