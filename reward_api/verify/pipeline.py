@@ -735,11 +735,11 @@ class Verifier:
             with self._stage("judge"):
                 done = self.lifted.judge([j for _k, j in jobs], problem.limits.time_s,
                                          problem.language)  # fmt: skip
-            for (k, (code, _s, rec)), judged in zip(jobs, done, strict=True):
+            for (k, (code, tried, rec)), judged in zip(jobs, done, strict=True):
                 out[k] = None if judged.outcome == "broken" else judged
                 if judged.outcome == "broken" and problem.language == "cpp":
                     std = lifted.judge(code, units[which[k]].lift[1], rec.types, lifted.USING_STD)
-                    if std != _s:
+                    if std != tried:
                         retry.append((k, (code, std, rec)))
         if retry:
             # a test written for ``using namespace std`` that the program gave it some other
