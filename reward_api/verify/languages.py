@@ -751,22 +751,23 @@ def build_spec(
 def _c_assert_build(unit: Unit) -> dict[str, Any]:
     """The build of a C/C++ assert unit. The unit (program, then test) comes on stdin,
     then the harness (UTF-8, a lone surrogate as ``?``, as a written file would hold it).
-    The unit compiles from the pipe, with the recipe's flags, so no file of the build
-    folder holds the harness while the compiler and the assembler run: ``#include
-    "/proc/self/fd/0"`` or an ``.incbin`` of a ``/proc`` path finds a drained pipe or
-    nothing. (C: the unit's preprocessed text is kept, ``-save-temps=obj``: it holds the
-    test, whose values the program's process holds anyway, never the harness; C++: the
-    program alone is preprocessed again, from a file.) Then the
-    unit's object is read (``_C_OBJECT_AWK``: its sections, and every symbol it defines
-    against the root's list of library functions) and the program's own lines of the
-    preprocessed text (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``): a build whose program defines
-    what the C or C++ library defines, writes assembly, renames symbols, or adds to the
-    standard library's namespaces fails with the reason. Only then is the rest of the
-    pipe, the harness, written out and linked with ``--wrap=main``; an assembler of the
-    unit that read any of it from the pipe left it short, and the build fails. For C about
-    16 processes, one preprocessing and one compile of the unit among them (31 before:
-    the program was preprocessed a second time alone, and checked by ``grep``, ``sed``,
-    ``nm``, ``sort`` and ``comm`` in turn)."""
+    The unit is written to its file and compiled with the recipe's flags, stdin
+    ``/dev/null``, while the harness stays in the pipe: no file of the build folder holds
+    it while the compiler and the assembler run (``#include "/proc/self/fd/0"`` finds
+    nothing). Beside the compile, the unit is preprocessed (C; C++: the program alone,
+    from its own file) and the program's own lines of that text are read
+    (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``); once the unit is compiled, its object is read
+    (``_C_OBJECT_AWK``: its sections, and every symbol it defines against the root's list
+    of library functions) while the rest of the pipe, the harness, is written out and
+    linked with ``--wrap=main``. A build whose program defines what the C or C++ library
+    defines, writes assembly, renames symbols, or adds to the standard library's
+    namespaces fails with the reason (no code of the program's runs in a build, so the
+    checks may run beside the compile and the link: the program runs only when all
+    passed). A compiler of the unit that read any of the harness from the pipe (through
+    the shell's ``/proc/PID/fd/0``) left it short, and the build fails. For C about 16
+    processes, two of them on the other core (31 before, in turn: the program was
+    preprocessed a second time alone, and checked by ``grep``, ``sed``, ``nm``, ``sort``
+    and ``comm``)."""
     recipe = RECIPES[unit.recipe]
     assert recipe.compile is not None
     harness = next(f for f in unit.files if f.startswith("harness."))
@@ -790,21 +791,22 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     # and took it for the test's ``main`` returning 0: ``int add(int a, int b) { }`` was
     # paid 1.0 (the precompiled header stays valid)
     keep += ["-fsanitize=return,unreachable", "-fsanitize-undefined-trap-on-error"]
-    # C: the unit's preprocessed text kept (``main.i``): the program's own lines are read
-    # from it (``_C_DEPTH_AWK``: the first lines of stdin, at include depth 0). C++: the
-    # program alone (a file, ``cr_prog.cc``: it holds nothing of the test's) is
-    # preprocessed apart, as a precompiled header cannot be used from a kept ``main.ii``
-    # once the program's pragmas change the target (the header would be missing)
+    # the unit's own file (``cr_unit.c``): it holds the program and the test, never the
+    # harness, which stays in the pipe until the unit is compiled. C: the unit is
+    # preprocessed apart (``main.i``) while it compiles, on the other core, and the
+    # program's own lines are read from that text (``_C_DEPTH_AWK``: its first lines, at
+    # include depth 0); ``-save-temps`` did the same in turn, 8 ms more per build. C++: the
+    # program alone (``cr_prog.cc``: nothing of the test's) is preprocessed, as a
+    # precompiled header cannot be used from a kept ``main.ii`` once the program's pragmas
+    # change the target (the header would be missing)
     files: dict[str, str] = {}
+    unit_file = f"cr_unit.{'cc' if cpp else 'c'}"
     if cpp:
         files["cr_prog.cc"] = (unit.program or "").encode("utf-8", "replace").decode()
         expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "cr_prog.cc", "-o", "main.ii"]
-        expand_line = f"{shlex.join(expand)} < /dev/null\n"
-        save: list[str] = []
     else:
-        flags = [f for f in flags if f != "-pipe"]
-        expand_line, save = "", ["-save-temps=obj"]
-    compile_unit = [cc, *flags, *keep, *save, "-x", source, "-", "-c", "-o", "main.o"]
+        expand = [cc, *flags, *keep, "-E", "-x", source, unit_file, "-o", "main.i"]
+    compile_unit = [cc, *flags, *keep, "-x", source, unit_file, "-c", "-o", "main.o"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
     # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
     # start and then read-only (RELRO, sealed by the harness: ``_X86_64_SEAL``)
@@ -814,25 +816,49 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     kept = "main.ii" if cpp else "main.i"
     # the program's lines, and two more: the blank line and comment the unit puts after it
     last = (unit.program or "").count("\n") + 3
+    # the checks run beside the compile (the text's) and the link (the object's): no code
+    # of the program's runs in a build, and each reads only what it checks. The build
+    # fails when any fails, with one message, in the order they ran before: the
+    # compiler's, then the object's, then the text's, then the linker's (a sample's
+    # latency was their sum, with a second core idle)
     script = (
         "set -e\n"
-        f'head -c "$1" | {shlex.join(compile_unit)}\n'
-        f"{c_object_check(cc, unit.entry_points)}"
-        f"{expand_line}"
+        f'head -c "$1" > {unit_file}\n'
+        "(\n"
+        f"{shlex.join(expand)} < /dev/null\n"
         f"awk -v last={last} {shlex.quote(_C_DEPTH_AWK)} {kept} | "
         f"awk -v cpp={int(cpp)} {shlex.quote(_C_TEXT_AWK)}\n"
-        f"rm -f {kept} main.s\n"
+        f"rm -f {kept}\n"
+        ") 2> cr_text &\n"
+        "text=$!\n"
+        f"built=0; {shlex.join(compile_unit)} < /dev/null || built=$?\n"
+        'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
+        f"(\n{c_object_check(cc, unit.entry_points)}) &\n"
+        "object=$!\n"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
-        f"{shlex.join(link)}\n"
+        f"linked=0; {shlex.join(link)} 2> cr_link || linked=$?\n"
+        "wait $object\n"
+        "if ! wait $text; then cat cr_text >&2; exit 1; fi\n"
+        'if [ "$linked" -ne 0 ]; then cat cr_link >&2; exit "$linked"; fi\n'
     )
     lengths = (len(unit_bytes), len(harness_bytes))
     return {
         "files": files,
         "compile": ["sh", "-c", script, "cr", *map(str, lengths)],
         "input": (unit_bytes + harness_bytes).decode("utf-8"),
-        "remove": ["main.o", harness, "main.i", "main.ii", "main.s", "cr_prog.cc", "cr_libs"],
+        "remove": [
+            "main.o",
+            harness,
+            "main.i",
+            "main.ii",
+            unit_file,
+            "cr_prog.cc",
+            "cr_libs",
+            "cr_link",
+            "cr_text",
+        ],
     }
 
 

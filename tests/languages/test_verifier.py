@@ -337,6 +337,38 @@ def test_a_program_that_breaks_the_warm_compiler_gets_compile_error_and_the_next
     assert after.accepted
 
 
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_a_c_assert_builds_checks_and_link_each_fail_it_with_their_own_message(
+    verifier: Verifier, language: str
+) -> None:
+    # the unit's checks run beside the harness's link (``languages._c_assert_build``): a
+    # program the checks refuse fails with their reason even when the link fails too, one
+    # that only fails to link gets the linker's message, and neither leaves a pass
+    _needs(language)
+    problem = {"language": language, "entry_points": ["add"],
+               "tests": [{"type": "assert", "code": "#include <assert.h>\nint main(void) { assert(add(2, 3) == 5); return 0; }\n"}]}  # fmt: skip
+    undefined = "int helper(int);\nint add(int a, int b) { return helper(a) + b; }\n"
+    # C++: an overload in the global namespace counts by its name
+    library = (
+        "int strcmp(int x) { return 0; }\n"
+        if language == "cpp"
+        else "int abs(int x) { return 0; }\n"
+    )
+    # beside the program (a C++ test of this shape is lifted otherwise: no library check)
+    with Verifier(verifier.settings.model_copy(update={"workers": 1, "lift_asserts": False})) as v:
+        linked = run(v, problem, undefined)
+        both = run(v, problem, library + undefined)
+        checked = run(v, problem, library + "int add(int a, int b) { return a + b; }\n")
+        honest = run(v, problem, "int add(int a, int b) { return a + b; }\n")
+    assert linked.verdict == Verdict.compile_error
+    assert "undefined reference" in (linked.tests[0].detail or ""), linked.tests[0].detail
+    detail = both.tests[0].detail or ""
+    assert both.verdict == Verdict.compile_error
+    assert "library" in detail and "undefined reference" not in detail, detail
+    assert checked.verdict == Verdict.compile_error and "library" in (checked.tests[0].detail or "")
+    assert honest.accepted
+
+
 GO_STDIO = {"language": "go", "tests": [{"type": "stdio", "input": "", "output": "ok"}]}
 
 
@@ -411,7 +443,7 @@ def test_the_c_harness_is_assembled_on_x86_64_and_reports_only_after_main() -> N
         assert sorted(unit.files) == ["harness.c", "main.c"]
 
 
-def test_a_c_assert_build_compiles_the_unit_from_a_pipe_before_the_harness_is_written() -> None:
+def test_a_c_assert_build_compiles_the_unit_before_the_harness_is_written() -> None:
     unit = languages.assert_unit("c", "int add(int a, int b) { return a + b; }\n\u00e9\ud800",
                                  "int main(void) { return add(1, 1) - 2; }\n")  # fmt: skip
     spec = languages.build_spec(unit, 256)
@@ -423,12 +455,20 @@ def test_a_c_assert_build_compiles_the_unit_from_a_pipe_before_the_harness_is_wr
     assert len(data) == n + m and data[n:].decode() == unit.files[harness]
     assert data[:n].decode() == unit.files["main.c"].replace("\ud800", "?")
     script = spec["compile"][2]
+    compile_line = next(line for line in script.splitlines() if " -c -o main.o" in line)
+    # the compiler's stdin is /dev/null, not the pipe that still holds the harness
+    assert compile_line.endswith("cr_unit.c -c -o main.o < /dev/null || built=$?")
+    assert "-fkeep-static-functions -fkeep-inline-functions -fno-toplevel-reorder" in compile_line
     assert (
-        script.index("-fkeep-static-functions -fkeep-inline-functions -fno-toplevel-reorder")
-        < script.index("readelf -SWs main.o")
+        script.index('head -c "$1" > cr_unit.c')
+        < script.index("-E -x c cr_unit.c -o main.i < /dev/null")  # beside the compile
         < script.index("main.i | awk -v cpp=0")
+        < script.index(compile_line)
+        < script.index("readelf -SWs main.o")  # beside the link
         < script.index(f"> {harness}")
         < script.index("--wrap=main")
+        < script.index("wait $object")
+        < script.index("if ! wait $text")
     )
     # the program's lines are read from the unit's preprocessed text, not the test's
     assert "awk -v last=4 " in script
