@@ -837,10 +837,13 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
         "object=$!\n"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
+        "  wait $object || :; wait $text || :\n"
         '  echo "codereward: the harness was read before the link" >&2\n  exit 1\nfi\n'
         f"linked=0; {shlex.join(link)} 2> cr_link || linked=$?\n"
-        "wait $object\n"
-        "if ! wait $text; then cat cr_text >&2; exit 1; fi\n"
+        # every job waited for before the build ends, whatever failed: none outlives it
+        "checked=0; wait $object || checked=$?\n"
+        'if ! wait $text; then [ "$checked" -ne 0 ] || cat cr_text >&2; exit 1; fi\n'
+        '[ "$checked" -eq 0 ] || exit "$checked"\n'
         'if [ "$linked" -ne 0 ]; then cat cr_link >&2; exit "$linked"; fi\n'
     )
     lengths = (len(unit_bytes), len(harness_bytes))

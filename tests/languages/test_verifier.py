@@ -360,6 +360,10 @@ def test_a_c_assert_builds_checks_and_link_each_fail_it_with_their_own_message(
         both = run(v, problem, library + undefined)
         checked = run(v, problem, library + "int add(int a, int b) { return a + b; }\n")
         honest = run(v, problem, "int add(int a, int b) { return a + b; }\n")
+        # the text's check (asm) failing beside the object's, or beside the compiler
+        asm = 'int add(int a, int b) { __asm__("nop"); return a + b; }\n'
+        object_and_text = run(v, problem, library + asm)
+        compiler_and_text = run(v, problem, asm + "int broken(void) { return }\n")
     assert linked.verdict == Verdict.compile_error
     assert "undefined reference" in (linked.tests[0].detail or ""), linked.tests[0].detail
     detail = both.tests[0].detail or ""
@@ -367,6 +371,12 @@ def test_a_c_assert_builds_checks_and_link_each_fail_it_with_their_own_message(
     assert "library" in detail and "undefined reference" not in detail, detail
     assert checked.verdict == Verdict.compile_error and "library" in (checked.tests[0].detail or "")
     assert honest.accepted
+    detail = object_and_text.tests[0].detail or ""
+    assert object_and_text.verdict == Verdict.compile_error
+    assert "library" in detail and "assembly" not in detail, detail
+    detail = compiler_and_text.tests[0].detail or ""
+    assert compiler_and_text.verdict == Verdict.compile_error
+    assert "error: expected" in detail and "codereward" not in detail, detail
 
 
 GO_STDIO = {"language": "go", "tests": [{"type": "stdio", "input": "", "output": "ok"}]}
@@ -467,7 +477,7 @@ def test_a_c_assert_build_compiles_the_unit_before_the_harness_is_written() -> N
         < script.index("readelf -SWs main.o")  # beside the link
         < script.index(f"> {harness}")
         < script.index("--wrap=main")
-        < script.index("wait $object")
+        < script.index("checked=0; wait $object")
         < script.index("if ! wait $text")
     )
     # the program's lines are read from the unit's preprocessed text, not the test's
