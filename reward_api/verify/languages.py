@@ -2093,7 +2093,12 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     stdout's lock kept libtest from printing the failure until it called ``exit(0)``);
     the panic then resumes for libtest. Where the attribute is in a form this does not
     read (neither a plain nor a raw string literal), the guard's ``Drop`` still reports
-    while a panic unwinds."""
+    while a panic unwinds. Each test function first passes a gate that lets it be entered
+    once and ends the process (``MAIN_REENTERED``, by ``exit_group``) when it is entered
+    again: a test function at the crate root (MultiPL-E's, converted or raw) is the
+    program's to call, and a program ran it from its own function in a thread of its own,
+    its answer a wrong one, read libtest's ``right: `14``` from the panic that
+    ``join`` handed back, and answered the real run from it (paid 1.0)."""
     tag = secrets.token_hex(6)
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
@@ -2117,7 +2122,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         drawn.append(secret)
         lines.append(f"{secret.nonce} {m.group(3)}\n")
         args = f'"{m.group(3)}", {len(drawn) - 1}'
-        pieces.append(test[at : m.end()] + uses)
+        pieces.append(f"{test[at : m.end()]}{uses} crate::{guard}::enter({len(drawn) - 1});")
         want = _rust_panic_expected(attrs)
         if panics and close is not None and want is not None:
             e = f"__cr_e_{tag}"
@@ -2163,6 +2168,10 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "    fn ok(&self) -> bool { <::core::result::Result<T, E>>::is_ok(self) }\n}\n"
         f"#[cfg(test)] static {guard.upper()}_A: [[u8; 16]; {n}] = [{table_a}];\n"
         f"#[cfg(test)] static {guard.upper()}_B: [[u8; 16]; {n}] = [{table_b}];\n"
+        f"#[cfg(test)] const {guard.upper()}_OUT: ::core::sync::atomic::AtomicBool = "
+        "::core::sync::atomic::AtomicBool::new(false);\n"
+        f"#[cfg(test)] static {guard.upper()}_IN: [::core::sync::atomic::AtomicBool; {n}] = "
+        f"[{guard.upper()}_OUT; {n}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"
         "    fn drop(&mut self) {\n"
         f"        if ::std::thread::panicking() {{ {guard}::report(self.0, self.1); }}\n"
@@ -2175,6 +2184,17 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "            else if let ::core::option::Option::Some(s) = <Payload>::downcast_ref::<::std::string::String>(p)\n"
         '            { <::std::string::String>::as_str(s) } else { "" };\n'
         "        <::core::primitive::str>::contains(text, want)\n"
+        "    }\n"
+        "    fn enter(row: usize) {\n"
+        f"        if !{guard.upper()}_IN[row].swap(true, ::core::sync::atomic::Ordering::SeqCst) {{ return; }}\n"
+        '        #[cfg(target_arch = "x86_64")]\n'
+        '        unsafe { ::core::arch::asm!("syscall", in("rax") 231isize, in("rdi") '
+        f"{MAIN_REENTERED}isize, options(noreturn, nostack)); }}\n"
+        '        #[cfg(target_arch = "aarch64")]\n'
+        '        unsafe { ::core::arch::asm!("svc 0", in("x8") 94usize, in("x0") '
+        f"{MAIN_REENTERED}isize, options(noreturn, nostack)); }}\n"
+        '        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]\n'
+        f"        ::std::process::exit({MAIN_REENTERED});\n"
         "    }\n"
         "    #[inline(never)]\n"
         "    fn report(name: &'static str, row: usize) {\n"
