@@ -52,7 +52,13 @@ Trust, per test type:
   spoils its own report. Java's test ``main`` runs once: its first statement is a
   call of the harness's ``enter``, which halts the process when it is entered again (a
   program ran ``Main.main`` itself once per guess, caught the ``AssertionError`` and
-  learned from how far each dry run got which guess passed). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  learned from how far each dry run got which guess passed); so do a C/C++ test's
+  ``main`` (``_enter_once``), Go's ``main``, ``TestX`` wrappers and ``TestMain``
+  (``_go_enter_once``) and each Rust ``#[test]`` function, which end the process (86)
+  when entered again: a Go program ran HumanEval-X's ``TestX`` itself with a
+  ``testing.T`` of its own and read testify's ``expected: 5`` from its log, and a Rust
+  program ran MultiPL-E's crate-root test function in a thread and read libtest's
+  ``right: `14``` from the panic, each answering the real run from it. A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
@@ -105,7 +111,10 @@ Trust, per test type:
   a test that has no ``#[test]`` but a ``fn main()`` (MultiPL-E's raw shape, which
   ``--test`` would never run) has that ``main`` as its test function; Go: the packages the test names
   (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
-  does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
+  does not import them itself (the program's package clause and imports read from Go's
+  tokens, ``_go_header``: a header read by a pattern hid ``import u "unsafe"`` behind
+  ``package main;``, and the harness's own imports carry the build's tag, so a program
+  cannot stand in for them), so a program's ``var json fakeJSON`` is a compile error,
   not the test's ``json`` (a program that imports another package under such a name is
   untrusted, and so is one that imports ``unsafe``: the runtime keeps every function's
   name, so ``runtime.FuncForPC`` found the harness's report function and a cast of its
@@ -147,7 +156,9 @@ Trust, per test type:
   the test names that type itself (and in
   Java, a type of the program named like a JDK type the test uses, ``class Arrays``,
   never stands for the JDK's in the test: those names are written out in full); Rust: a
-  function the test calls that returns a type the program declares (or ``impl Trait``)
+  function the test calls that returns a type the program declares (or ``impl Trait``,
+  or any word that is not a standard type: an alias no pattern reads, ``T::Out``; or a
+  generic parameter, where the program declares a trait whose impls could choose it)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
   cannot be replaced), unless that type's comparison is ``#[derive(PartialEq)]``'s over
   fields of standard types, with no impl of the program's naming it or a comparison trait
