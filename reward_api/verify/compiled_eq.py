@@ -1230,13 +1230,16 @@ RUST_STD_TYPES = frozenset({
     "f32", "f64", "bool", "char", "str", "String", "Vec", "Option", "Result", "Box", "HashMap",
     "HashSet", "BTreeMap", "BTreeSet", "VecDeque", "BinaryHeap", "LinkedList", "Rc", "Arc",
     "Cell", "RefCell", "Ordering", "Reverse", "std", "core", "alloc", "collections", "cmp",
-    "rc", "sync", "cell", "string", "vec", "option", "result", "boxed", "Cow", "borrow",
+    "rc", "sync", "cell", "string", "vec", "option", "result", "boxed",
 })  # fmt: skip
 """The words of a return type that name the standard library's types (and the paths to
 them): all a return type may name, besides the program's own types compared as derived
 (``_rust_derived_eq``), its generic parameters and ``_RUST_TYPE_WORDS``."""
-_RUST_TYPE_WORDS = frozenset({"mut", "fn", "for"})
-"""Keywords a return type of standard types may hold (``&mut``, a ``fn`` pointer)."""
+_RUST_TYPE_WORDS = frozenset({"mut", "fn", "for", "borrow", "Cow", "num", "Wrapping", "ops",
+                              "Range", "RangeInclusive", "time", "Duration"})  # fmt: skip
+"""Keywords a return type of standard types may hold (``&mut``, a ``fn`` pointer), and
+more standard types and their paths (kept out of ``RUST_STD_TYPES``, whose words a macro of
+the program is also taken never to make into the test's function)."""
 
 
 def rust_own_return_type(program: str, test: str) -> str | None:
