@@ -1689,6 +1689,13 @@ _GO_QUALIFIER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]")
 _GO_TOP_DECL = re.compile(r"^(?:func|var|const|type)\s+(\w+)", re.M)
 
 
+@functools.lru_cache(maxsize=4)
+def _go_tokens(program: str) -> list[Any]:
+    """Go's tokens of a program (``lifted_go.tokens``), read once for the several readers
+    of one build (a megabyte of program is a second of the host's CPU per reading)."""
+    return lifted_go.tokens(program)
+
+
 def _go_header(program: str) -> tuple[int, list[tuple[str, str]]] | None:
     """Where the program's package clause ends (the offset past its name) and its import
     specs, as (the name each binds at file scope, path; ``_`` and ``.`` as written), read
@@ -1701,7 +1708,7 @@ def _go_header(program: str) -> tuple[int, list[tuple[str, str]]] | None:
     An interpreted path with an escape keeps its backslash (``_go_unsafe`` refuses it).
     None when the program does not open with a package clause or its import declarations
     are not read whole."""
-    toks = lifted_go.tokens(program)
+    toks = _go_tokens(program)
     i = 1 if toks and toks[0].text == "\ufeff" else 0
     if len(toks) < i + 2 or toks[i].text != "package" or toks[i + 1].kind != "id":
         return None
@@ -1812,7 +1819,7 @@ def _go_top_names(program: str) -> set[str]:
     """The names the program declares at package level, read from Go's tokens
     (``lifted_go.tokens``): each function's (not a method's), and each name of every
     ``var``, ``const`` and ``type`` spec, grouped or not, however its parts nest."""
-    toks = lifted_go.tokens(program)
+    toks = _go_tokens(program)
     names: set[str] = set()
     for a, b in lifted_go.statements(toks, 0, len(toks)):
         head = toks[a].text
@@ -1835,7 +1842,7 @@ def _go_methods(program: str) -> set[str]:
     """The names of the methods the program declares, read from Go's tokens: ``func``, a
     receiver in parentheses however deeply they nest (``func (n ((((num))))) MarshalJSON()``
     is Go, and a pattern that read three levels let it through), the name, ``(``."""
-    toks = lifted_go.tokens(program)
+    toks = _go_tokens(program)
     out: set[str] = set()
     for k, t in enumerate(toks[:-3]):
         if t.text != "func" or toks[k + 1].text != "(":
