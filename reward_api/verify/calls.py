@@ -313,7 +313,6 @@ def _java(
     return CallBuild(files, run_class=name, nonce=nonce)
 
 
-_GO_PACKAGE = re.compile(r"^[ \t]*package[ \t]+\w+[ \t]*(?://[^\n]*)?$", re.M)
 _GO_MAIN = re.compile(r"\bfunc\s+main\s*\(\s*\)")
 _GO_IMPORTS = (
     '__cr_io "io"; __cr_math "math"; __cr_os "os"; __cr_reflect "reflect"; __cr_strconv "strconv"'
@@ -328,11 +327,15 @@ _GO_NODES = {
 
 
 def _go(program: str, cls: str | None, fn: str, nonce: str) -> str:
-    from reward_api.verify.languages import _go_imports
+    from reward_api.verify.languages import _go_header, _go_imports
 
-    # LeetCode's Go snippets have no package clause; any package becomes main
-    if _GO_PACKAGE.search(program):
-        program = _GO_PACKAGE.sub("package main", program, count=1)
+    # LeetCode's Go snippets have no package clause; any package becomes main (the clause
+    # read as Go reads it: a CRLF line or `package main; import ...` is one too)
+    header = _go_header(program)
+    if header is not None:
+        end = header[0]
+        name = re.search(r"\w+$", program[:end])
+        program = program[: name.start() if name else end] + "main" + program[end:]
     else:
         program = "package main\n\n" + program
     program = _GO_MAIN.sub(f"func __cr_main_{nonce}()", program)

@@ -1233,7 +1233,13 @@ RUST_STD_TYPES = frozenset({
     "rc", "sync", "cell", "string", "vec", "option", "result", "boxed",
 })  # fmt: skip
 """The words of a return type that name the standard library's types (and the paths to
-them): all a return type may name when the program's own types cannot all be seen."""
+them): all a return type may name, besides the program's own types compared as derived
+(``_rust_derived_eq``), its generic parameters and ``_RUST_TYPE_WORDS``."""
+_RUST_TYPE_WORDS = frozenset({"mut", "fn", "for", "borrow", "Cow", "num", "Wrapping", "ops",
+                              "Range", "RangeInclusive", "time", "Duration"})  # fmt: skip
+"""Keywords a return type of standard types may hold (``&mut``, a ``fn`` pointer), and
+more standard types and their paths (kept out of ``RUST_STD_TYPES``, whose words a macro of
+the program is also taken never to make into the test's function)."""
 
 
 def rust_own_return_type(program: str, test: str) -> str | None:
@@ -1242,7 +1248,14 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     behind ``impl Trait``), whose ``PartialEq`` the program writes, so ``assert_eq!`` would
     ask the program whether its answer is right. Rust gives no way to compare such a value
     from outside; the standard types a benchmark's signatures use cannot have their
-    ``PartialEq`` replaced (the orphan rule)."""
+    ``PartialEq`` replaced (the orphan rule). So a return type may name only standard
+    types, the program's types compared as derived, and generic parameters; and no
+    generic parameter where the program declares a trait. A blacklist of the program's
+    types let through what its patterns did not read: ``type R where Liar: Sized =
+    Liar;`` and ``type R<T = Liar> = T;`` (no alias to the pattern, so ``-> R`` named
+    nothing of the program's), and ``fn add<T: Tr<Out = R>, R>(..) -> R`` with ``impl Tr
+    for i32 { type Out = Liar; }`` (inference made ``R`` the program's ``Liar``); each paid
+    1.0. Read on the program with comments and literals blanked."""
     own = set(_RUST_TYPE_DECL.findall(program))
     renamed: set[str] = set()
     for use in _rust_uses(program):  # use m::Answer as i32;
@@ -1276,10 +1289,12 @@ def rust_own_return_type(program: str, test: str) -> str | None:
                 f"the program's macros may make `{sorted(made)[0]}`, a name the test uses, "
                 "into a function whose return type no reading sees: a test cannot trust it"
             )
-    for name, paren, generics in _rust_fns(program):
+    blanked = rust_blank(program)
+    traits = "trait" in rust_code_words(program)
+    for name, paren, generics in _rust_fns(blanked):
         if name not in used:
             continue
-        ret = _rust_return_type(program, paren)
+        ret = _rust_return_type(blanked, paren)
         words, seen = set(_RUST_WORD.findall(ret)) - generics, set[str]()
         while aliases.keys() & (words - seen):  # an alias is what it names
             for alias in aliases.keys() & (words - seen):
@@ -1293,6 +1308,20 @@ def rust_own_return_type(program: str, test: str) -> str | None:
             return (
                 f"`{name}` returns `{ret.strip()}`, a type whose comparison the program "
                 "itself defines: a test cannot trust it"
+            )
+        unknown = sorted(words - own - RUST_STD_TYPES - _RUST_TYPE_WORDS)
+        if unknown:  # an alias the patterns did not read, an associated type (T::Out)
+            return (
+                f"`{name}` returns `{ret.strip()}`, which names `{unknown[0]}`: neither a "
+                "standard type nor one of the program's compared as derived, so its "
+                "comparison may be the program's: a test cannot trust it"
+            )
+        if traits and generics & set(_RUST_WORD.findall(ret)):
+            return (
+                f"`{name}` returns `{ret.strip()}`, a generic parameter, and the program "
+                "declares a trait, whose impls can make that parameter a type of its own "
+                "(`T: Tr<Out = R>` with `impl Tr for i32 { type Out = Liar; }`): a test "
+                "cannot trust its comparison"
             )
         if hidden and (words - RUST_STD_TYPES or "!" in ret):
             return (

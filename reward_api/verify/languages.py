@@ -52,7 +52,13 @@ Trust, per test type:
   spoils its own report. Java's test ``main`` runs once: its first statement is a
   call of the harness's ``enter``, which halts the process when it is entered again (a
   program ran ``Main.main`` itself once per guess, caught the ``AssertionError`` and
-  learned from how far each dry run got which guess passed). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  learned from how far each dry run got which guess passed); so do a C/C++ test's
+  ``main`` (``_enter_once``), Go's ``main``, ``TestX`` wrappers and ``TestMain``
+  (``_go_enter_once``) and each Rust ``#[test]`` function, which end the process (86)
+  when entered again: a Go program ran HumanEval-X's ``TestX`` itself with a
+  ``testing.T`` of its own and read testify's ``expected: 5`` from its log, and a Rust
+  program ran MultiPL-E's crate-root test function in a thread and read libtest's
+  ``right: `14``` from the panic, each answering the real run from it. A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
@@ -105,7 +111,10 @@ Trust, per test type:
   a test that has no ``#[test]`` but a ``fn main()`` (MultiPL-E's raw shape, which
   ``--test`` would never run) has that ``main`` as its test function; Go: the packages the test names
   (``json.``, ``reflect.``, ``assert.``) are imported under those names when the program
-  does not import them itself, so a program's ``var json fakeJSON`` is a compile error,
+  does not import them itself (the program's package clause and imports read from Go's
+  tokens, ``_go_header``: a header read by a pattern hid ``import u "unsafe"`` behind
+  ``package main;``, and the harness's own imports carry the build's tag, so a program
+  cannot stand in for them), so a program's ``var json fakeJSON`` is a compile error,
   not the test's ``json`` (a program that imports another package under such a name is
   untrusted, and so is one that imports ``unsafe``: the runtime keeps every function's
   name, so ``runtime.FuncForPC`` found the harness's report function and a cast of its
@@ -147,7 +156,9 @@ Trust, per test type:
   the test names that type itself (and in
   Java, a type of the program named like a JDK type the test uses, ``class Arrays``,
   never stands for the JDK's in the test: those names are written out in full); Rust: a
-  function the test calls that returns a type the program declares (or ``impl Trait``)
+  function the test calls that returns a type the program declares (or ``impl Trait``,
+  or any word that is not a standard type: an alias no pattern reads, ``T::Out``; or a
+  generic parameter, where the program declares a trait whose impls could choose it)
   makes the pass untrusted (its ``PartialEq`` would be the program's; the standard types'
   cannot be replaced), unless that type's comparison is ``#[derive(PartialEq)]``'s over
   fields of standard types, with no impl of the program's naming it or a comparison trait
@@ -596,10 +607,11 @@ def lifted_go_unit(program: str, test: str, shape: lifted_go.Plan) -> Unit | Non
     kept used, as the test would) and the recorder, a build like a stdio program's; its
     judge, the test's own code. None, so that the test runs beside the program as before,
     where the program would change what the recorder's or the test's words mean: it
-    declares a predeclared identifier, or imports a package under a name the test uses
-    for another one or for one this module has no use for."""
+    declares a predeclared identifier, imports a package under a name the test uses
+    for another one or for one this module has no use for, or opens with no package clause
+    and imports that ``_go_header`` reads."""
     imports, uses, untrusted = _go_test_imports(program, test)
-    if untrusted or _go_predeclared(program):
+    if untrusted or _go_predeclared(program) or _go_header(program) is None:
         return None
     code = _GO_LITERAL.sub(" ", test)
     named = {m.group(1) for m in _GO_QUALIFIER.finditer(code)} - set(_GO_TOP_DECL.findall(code))
@@ -1665,7 +1677,6 @@ def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
 
 
 # ------------------------------------------------------------------ Go
-_GO_PACKAGE = re.compile(r"^[ \t]*package[ \t]+\w+[ \t]*(?://[^\n]*)?$", re.M)
 _GO_TEST_FN = re.compile(r"\bfunc\s+Test\w*\s*\(\s*\w+\s+\*testing\.T\s*\)")
 _GO_MAIN = re.compile(r"\bfunc\s+main\s*\(\s*\)")
 # Every flag of Go 1.19's testing package that can skip, filter, list, repeat or reorder
@@ -1705,25 +1716,69 @@ _GO_LITERAL = re.compile(
 )
 _GO_QUALIFIER = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*\.\s*[A-Za-z_]")
 _GO_TOP_DECL = re.compile(r"^(?:func|var|const|type)\s+(\w+)", re.M)
-_GO_IMPORT_DECL = re.compile(
-    r"\s*import\s*(?:\(([^)]*)\)|((?:[\w.]+\s+)?(?:\"[^\"\n]*\"|`[^`]*`)))[ \t]*;?", re.S
-)
-_GO_IMPORT_SPEC = re.compile(r"(?:^|[\s;])(?:([\w.]+)\s+)?(?:\"([^\"\n]*)\"|`([^`]*)`)")
+
+
+@functools.lru_cache(maxsize=4)
+def _go_tokens(program: str) -> list[Any]:
+    """Go's tokens of a program (``lifted_go.tokens``), read once for the several readers
+    of one build (a megabyte of program is a second of the host's CPU per reading)."""
+    return lifted_go.tokens(program)
+
+
+def _go_header(program: str) -> tuple[int, list[tuple[str, str]]] | None:
+    """Where the program's package clause ends (the offset past its name) and its import
+    specs, as (the name each binds at file scope, path; ``_`` and ``.`` as written), read
+    from Go's tokens (``lifted_go.tokens``) as the compiler reads them: a byte order mark
+    first, comments, ``;`` or a newline anywhere between tokens (``package main; import u
+    "unsafe"``, ``package`` and its name on two lines, CRLF lines: a pattern that wanted
+    ``package main`` alone on its line read no import at all, and a program that then
+    imported the harness's own names itself passed with ``unsafe`` unseen), and a raw
+    string's carriage returns dropped (a raw ``unsafe`` with a CR inside is ``unsafe``).
+    An interpreted path with an escape keeps its backslash (``_go_unsafe`` refuses it).
+    None when the program does not open with a package clause or its import declarations
+    are not read whole."""
+    toks = _go_tokens(program)
+    i = 1 if toks and toks[0].text == "\ufeff" else 0
+    if len(toks) < i + 2 or toks[i].text != "package" or toks[i + 1].kind != "id":
+        return None
+    end, k = toks[i + 1].end, i + 2
+    specs: list[tuple[str, str]] = []
+    while k < len(toks):
+        if toks[k].text == ";":
+            k += 1
+            continue
+        if toks[k].text != "import":
+            break
+        if k + 1 < len(toks) and toks[k + 1].text == "(":
+            close = toks[k + 1].match
+            parts = lifted_go.statements(toks, k + 2, close)
+            k = close + 1
+        else:  # one spec: a path, or a name (or ``.``) and a path
+            n = 1 if k + 1 < len(toks) and toks[k + 1].kind == "lit" else 2
+            parts, k = [(k + 1, min(k + 1 + n, len(toks)))], k + 1 + n
+        for a, b in parts:
+            spec = _go_spec([t.text for t in toks[a:b]], [t.kind for t in toks[a:b]])
+            if spec is None:
+                return None
+            specs.append(spec)
+    return end, specs
+
+
+def _go_spec(texts: list[str], kinds: list[str]) -> tuple[str, str] | None:
+    """One import spec's tokens as (name bound, path), or None when they are not one."""
+    if not texts or kinds[-1] != "lit" or texts[-1][0] not in '"`' or len(texts) > 2:
+        return None
+    if len(texts) == 2 and not (kinds[0] == "id" or texts[0] == "."):
+        return None
+    lit = texts[-1]
+    path = lit[1:-1].replace("\r", "") if lit[0] == "`" else lit[1:-1]
+    return (texts[0] if len(texts) == 2 else path.rsplit("/", 1)[-1]), path
 
 
 def _go_import_specs(program: str) -> list[tuple[str, str]]:
-    """The program's import specs (those right after its package clause, comments blanked)
-    as (the name each binds at file scope, path); ``_`` and ``.`` as written."""
-    text = _GO_LITERAL.sub(lambda m: " " if m.group(0)[0] == "/" else m.group(0), program)
-    m = _GO_PACKAGE.search(text)
-    specs: list[tuple[str, str]] = []
-    at = m.end() if m else len(text)
-    while (d := _GO_IMPORT_DECL.match(text, at)) is not None:
-        at = d.end()
-        for spec in _GO_IMPORT_SPEC.finditer(d.group(1) or d.group(2)):
-            path = spec.group(2) if spec.group(2) is not None else spec.group(3)
-            specs.append((spec.group(1) or path.rsplit("/", 1)[-1], path))
-    return specs
+    """The program's import specs (``_go_header``), none when it has no readable header."""
+    header = _go_header(program)
+    return header[1] if header is not None else []
 
 
 def _go_program_imports(program: str) -> dict[str, str]:
@@ -1754,7 +1809,10 @@ def _go_predeclared(program: str) -> str | None:
     3) != 5 { panic("test 0") }`` do nothing, and a ``const true = false`` or ``func
     len`` would answer a test's ``assert.Equal(true, ...)``. Read at brace depth 0 of the
     text with comments and literals blanked: functions (not methods), and the names of
-    each ``var``, ``const`` and ``type`` spec, grouped or not."""
+    each ``var``, ``const`` and ``type`` spec, grouped or not; and from Go's tokens
+    (``_go_top_names``: a group whose specs nest parentheses twice, ``var ( base =
+    int((0)); panic = func(v interface{}) {} )``, was no group to the pattern, and its
+    ``panic`` the test's)."""
     text = _GO_LITERAL.sub(" ", program)
     top, depth = [], 0
     for c in text:
@@ -1771,6 +1829,7 @@ def _go_predeclared(program: str) -> str | None:
     for g in _GO_GROUP_DECL.finditer(flat):
         for spec in _GO_SPEC_NAMES.finditer(g.group(1)):
             names.update(n.strip() for n in spec.group(1).split(","))
+    names |= _go_top_names(program)
     found = sorted(names & GO_PREDECLARED)
     if found:
         return (
@@ -1780,19 +1839,52 @@ def _go_predeclared(program: str) -> str | None:
     return None
 
 
-_GO_HOOK_METHOD = re.compile(
-    r"\bfunc\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))\s*"
-    r"(MarshalJSON|MarshalText|String|GoString|Format|Error)\s*\("
-)
-"""A method that ``encoding/json`` (``Marshaler``, ``TextMarshaler``) or ``fmt``
-(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) calls on a value by itself; its
-receiver may hold parentheses (``func (n (num)) MarshalJSON()`` is Go, and a receiver
-read as ``[^()]*`` let it through)."""
+GO_HOOK_METHODS = frozenset({"MarshalJSON", "MarshalText", "String", "GoString", "Format", "Error"})
+"""The methods that ``encoding/json`` (``Marshaler``, ``TextMarshaler``) or ``fmt``
+(``Stringer``, ``GoStringer``, ``Formatter``, ``error``) call on a value by themselves."""
+
+
+def _go_top_names(program: str) -> set[str]:
+    """The names the program declares at package level, read from Go's tokens
+    (``lifted_go.tokens``): each function's (not a method's), and each name of every
+    ``var``, ``const`` and ``type`` spec, grouped or not, however its parts nest."""
+    toks = _go_tokens(program)
+    names: set[str] = set()
+    for a, b in lifted_go.statements(toks, 0, len(toks)):
+        head = toks[a].text
+        if head == "func" and a + 1 < b and toks[a + 1].kind == "id":
+            names.add(toks[a + 1].text)
+        elif head in ("var", "const", "type") and a + 1 < b:
+            specs = (lifted_go.statements(toks, a + 2, toks[a + 1].match)
+                     if toks[a + 1].text == "(" else [(a + 1, b)])  # fmt: skip
+            for c, d in specs:
+                k = c
+                while k < d and toks[k].kind == "id":
+                    names.add(toks[k].text)
+                    if head == "type" or k + 1 >= d or toks[k + 1].text != ",":
+                        break
+                    k += 2
+    return names
+
+
+def _go_methods(program: str) -> set[str]:
+    """The names of the methods the program declares, read from Go's tokens: ``func``, a
+    receiver in parentheses however deeply they nest (``func (n ((((num))))) MarshalJSON()``
+    is Go, and a pattern that read three levels let it through), the name, ``(``."""
+    toks = _go_tokens(program)
+    out: set[str] = set()
+    for k, t in enumerate(toks[:-3]):
+        if t.text != "func" or toks[k + 1].text != "(":
+            continue
+        name, after = toks[k + 1].match + 1, toks[k + 1].match + 2
+        if after < len(toks) and toks[name].kind == "id" and toks[after].text == "(":
+            out.add(toks[name].text)
+    return out
 
 
 def _go_hooks(program: str) -> str | None:
     """Why a Go program's assert test cannot be trusted, if it declares a method the test's
-    own comparison may call on its value (``_GO_HOOK_METHOD``): MBXP's ``deepCompare(a, b,
+    own comparison may call on its value (``GO_HOOK_METHODS``): MBXP's ``deepCompare(a, b,
     msg)`` marshals the program's answer while the expected value is its caller's
     argument, and ``runtime.Stack`` prints the arguments of every frame (an ``int`` below
     256 boxed in an interface points into the runtime's ``staticuint64s``, so the
@@ -1800,10 +1892,10 @@ def _go_hooks(program: str) -> str | None:
     from ``/proc/self/mem``): a ``MarshalJSON`` on the answer's type wrote the expected
     value. Honest benchmark programs declare none of these methods (no MBXP Go sample
     declares a method at all)."""
-    m = _GO_HOOK_METHOD.search(_GO_LITERAL.sub(" ", program))
-    if m is not None:
+    found = sorted(_go_methods(program) & GO_HOOK_METHODS)
+    if found:
         return (
-            f"the program declares a {m.group(2)} method, which the test's comparison "
+            f"the program declares a {found[0]} method, which the test's comparison "
             "(json.Marshal, fmt) calls on its answer while the expected value is at hand: "
             "a test cannot trust it"
         )
@@ -1823,7 +1915,14 @@ def _go_unsafe(program: str) -> str | None:
     do not import it (none of MBXP's Go samples does). Nor ``embed``: ``//go:embed main.go``
     (``main_test.go``) put the unit, the test's expected values and all, in a string of
     the program, which answered each call from it (accepted; only the gate's directive
-    rule zeroed it), as Rust's ``include_str!`` did."""
+    rule zeroed it), as Rust's ``include_str!`` did. A program whose package clause and
+    imports ``_go_header`` cannot read is untrusted as well (the harness's imports
+    would have no place, and the program's own could not be told)."""
+    if _go_header(program) is None:
+        return (
+            "the program's package clause and imports are not read as Go reads them: "
+            "a test cannot trust it"
+        )
     if any(path == "unsafe" or "\\" in path for _, path in _go_import_specs(program)):
         return (
             'the program imports "unsafe", which can call any function of the binary by '
@@ -1888,10 +1987,13 @@ def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:
 
 
 def _go_imports(program: str, imports: str) -> str:
-    m = _GO_PACKAGE.search(program)
-    if m is None:  # no package clause: it does not compile either way
+    """The program with ``imports`` declared right after its package clause (on the same
+    line, so the program's own line numbers stay), where ``_go_header`` finds it."""
+    header = _go_header(program)
+    if header is None:  # no package clause Go would read: the unit is untrusted
         return program
-    return program[: m.end()] + f"\n\nimport ({imports})\n" + program[m.end() :]
+    at = header[0]
+    return f"{program[:at]}; import ({imports}){program[at:]}"
 
 
 def _go_report(secret: _Secret) -> str:
@@ -1904,18 +2006,46 @@ def _go_report(secret: _Secret) -> str:
         f"func __cr_report_{t}() {{\n\tvar out [32]byte\n\tfor i := 0; i < 16; i++ {{\n"
         f"\t\tx := __cr_a_{t}[i] ^ __cr_b_{t}[i]\n"
         '\t\tout[2*i] = "0123456789abcdef"[x>>4]\n\t\tout[2*i+1] = "0123456789abcdef"[x&15]\n\t}\n'
-        '\t__cr_os.NewFile(3, "pass").Write(out[:])\n}\n'
+        f'\t__cr_os_{t}.NewFile(3, "pass").Write(out[:])\n}}\n'
     )
+
+
+def _go_enter_once(tag: str, gates: int) -> str:
+    """The gate each test function of ours (``main``, a ``TestX`` wrapper, ``TestMain``)
+    passes first: it lets the function be entered once, and ends the process
+    (``MAIN_REENTERED``) when it is entered again, whoever called it first. These names
+    are the program's to call (``TestHypotenuse`` is in its package, ``main`` too): a
+    program called the test's ``TestX`` itself with a zero ``testing.T`` of its own, in a
+    goroutine of its own, read testify's ``expected: 5`` from that ``T``'s log, and
+    answered the real run from it (HumanEval-X's shape: paid 1.0), as a C program had
+    with the test's ``main`` (``_enter_once``)."""
+    t = tag
+    return (
+        f"var __cr_in_{t} [{gates}]int32\n\n"
+        f"func __cr_enter_{t}(i int) {{\n"
+        f"\tif !__cr_atomic_{t}.CompareAndSwapInt32(&__cr_in_{t}[i], 0, 1) {{\n"
+        f'\t\t__cr_os_{t}.Stderr.WriteString("a test function was entered again\\n")\n'
+        f"\t\t__cr_os_{t}.Exit({MAIN_REENTERED})\n\t}}\n}}\n\n"
+    )
+
+
+def _go_own_imports(tag: str, names: tuple[str, ...]) -> str:
+    """The harness's own imports, each named with the build's tag (a program that imports
+    them under the names the harness uses could otherwise stand in for them)."""
+    paths = {"os": "os", "flag": "flag", "testing": "testing", "runtime": "runtime",
+             "strconv": "strconv", "atomic": "sync/atomic"}  # fmt: skip
+    return "; ".join(f'__cr_{n}_{tag} "{paths[n]}"' for n in names)
 
 
 def _go_main_unit(program: str, test: str, secret: _Secret) -> str:
     t = secret.tag
     body = _GO_MAIN.sub(f"func __cr_main_{t}()", test, count=1)
     imports, uses, _ = _go_test_imports(program, test)
+    own = _go_own_imports(t, ("os", "atomic"))
     return (
-        _go_imports(program, "; ".join(filter(None, ('__cr_os "os"', imports))))
-        + f"\n{uses}{body}\n\n{_go_report(secret)}\n"
-        f"func main() {{\n\t__cr_main_{t}()\n\t__cr_report_{t}()\n}}\n"
+        _go_imports(program, "; ".join(filter(None, (own, imports))))
+        + f"\n{uses}{body}\n\n{_go_report(secret)}\n{_go_enter_once(t, 1)}"
+        f"func main() {{\n\t__cr_enter_{t}(0)\n\t__cr_main_{t}()\n\t__cr_report_{t}()\n}}\n"
     )
 
 
@@ -1924,7 +2054,8 @@ def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
     ours that marks it done when it returned and did not fail or skip, and our TestMain:
     the flags parsed again, then a report only when ``m.Run()`` returned 0 and every test
     function was marked (so a flag set where our parse does not reach, such as a
-    ``flag.CommandLine`` the program replaced after ``testing.Init``, skips nothing)."""
+    ``flag.CommandLine`` the program replaced after ``testing.Init``, skips nothing). Each
+    wrapper and ``TestMain`` pass ``_go_enter_once``'s gate first."""
     t = secret.tag
     names: list[str] = []
 
@@ -1934,26 +2065,27 @@ def _go_test_unit(program: str, test: str, secret: _Secret) -> str:
 
     body = _GO_TEST_DECL.sub(wrap, test)
     wrappers = "".join(
-        f"func {name}(t *__cr_testing.T) {{\n\t__cr_body_{t}_{name}(t)\n"
+        f"func {name}(t *__cr_testing_{t}.T) {{\n\t__cr_enter_{t}({i})\n\t__cr_body_{t}_{name}(t)\n"
         f"\tif !t.Failed() && !t.Skipped() {{\n\t\t__cr_done_{t}[{i}] = true\n\t}}\n}}\n\n"
         for i, name in enumerate(names)
     )
     flags = ", ".join(f'"-test.{f}"' for f in _GO_TEST_FLAGS)
-    own = '__cr_os "os"; __cr_flag "flag"; __cr_testing "testing"; __cr_runtime "runtime"; '
+    own = _go_own_imports(t, ("os", "flag", "testing", "runtime", "strconv", "atomic"))
     imports, uses, _ = _go_test_imports(program, test)
     return (
-        _go_imports(program, own + '__cr_strconv "strconv"' + (f"; {imports}" if imports else ""))
-        + f"\n{uses}{body}\n\n{_go_report(secret)}\n{wrappers}"
+        _go_imports(program, own + (f"; {imports}" if imports else ""))
+        + f"\n{uses}{body}\n\n{_go_report(secret)}\n{_go_enter_once(t, len(names) + 1)}{wrappers}"
         f"var __cr_done_{t} [{len(names)}]bool\n\n"
-        f"func TestMain(m *__cr_testing.M) {{\n"
-        f"\t__cr_flag.CommandLine.Parse([]string{{{flags}, "
-        '"-test.parallel=" + __cr_strconv.Itoa(__cr_runtime.GOMAXPROCS(0))})\n'
+        f"func TestMain(m *__cr_testing_{t}.M) {{\n"
+        f"\t__cr_enter_{t}({len(names)})\n"
+        f"\t__cr_flag_{t}.CommandLine.Parse([]string{{{flags}, "
+        f'"-test.parallel=" + __cr_strconv_{t}.Itoa(__cr_runtime_{t}.GOMAXPROCS(0))}})\n'
         "\tcode := m.Run()\n"
         f"\tfor _, done := range __cr_done_{t} {{\n\t\tif !done && code == 0 {{\n"
-        '\t\t\t__cr_os.Stderr.WriteString("a test function did not run to its end\\n")\n'
+        f'\t\t\t__cr_os_{t}.Stderr.WriteString("a test function did not run to its end\\n")\n'
         "\t\t\tcode = 1\n\t\t}\n\t}\n"
         f"\tif code == 0 {{\n\t\t__cr_report_{t}()\n\t}}\n"
-        "\t__cr_os.Exit(code)\n}\n"
+        f"\t__cr_os_{t}.Exit(code)\n}}\n"
     )
 
 
@@ -2008,7 +2140,12 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     stdout's lock kept libtest from printing the failure until it called ``exit(0)``);
     the panic then resumes for libtest. Where the attribute is in a form this does not
     read (neither a plain nor a raw string literal), the guard's ``Drop`` still reports
-    while a panic unwinds."""
+    while a panic unwinds. Each test function first passes a gate that lets it be entered
+    once and ends the process (``MAIN_REENTERED``, by ``exit_group``) when it is entered
+    again: a test function at the crate root (MultiPL-E's, converted or raw) is the
+    program's to call, and a program ran it from its own function in a thread of its own,
+    its answer a wrong one, read libtest's ``right: `14``` from the panic that
+    ``join`` handed back, and answered the real run from it (paid 1.0)."""
     tag = secrets.token_hex(6)
     guard = f"__CrGuard{tag}"
     drawn: list[_Secret] = []
@@ -2032,7 +2169,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         drawn.append(secret)
         lines.append(f"{secret.nonce} {m.group(3)}\n")
         args = f'"{m.group(3)}", {len(drawn) - 1}'
-        pieces.append(test[at : m.end()] + uses)
+        pieces.append(f"{test[at : m.end()]}{uses} crate::{guard}::enter({len(drawn) - 1});")
         want = _rust_panic_expected(attrs)
         if panics and close is not None and want is not None:
             e = f"__cr_e_{tag}"
@@ -2078,6 +2215,10 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "    fn ok(&self) -> bool { <::core::result::Result<T, E>>::is_ok(self) }\n}\n"
         f"#[cfg(test)] static {guard.upper()}_A: [[u8; 16]; {n}] = [{table_a}];\n"
         f"#[cfg(test)] static {guard.upper()}_B: [[u8; 16]; {n}] = [{table_b}];\n"
+        f"#[cfg(test)] const {guard.upper()}_OUT: ::core::sync::atomic::AtomicBool = "
+        "::core::sync::atomic::AtomicBool::new(false);\n"
+        f"#[cfg(test)] static {guard.upper()}_IN: [::core::sync::atomic::AtomicBool; {n}] = "
+        f"[{guard.upper()}_OUT; {n}];\n"
         f"#[cfg(test)] impl ::core::ops::Drop for {guard} {{\n"
         "    fn drop(&mut self) {\n"
         f"        if ::std::thread::panicking() {{ {guard}::report(self.0, self.1); }}\n"
@@ -2090,6 +2231,17 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "            else if let ::core::option::Option::Some(s) = <Payload>::downcast_ref::<::std::string::String>(p)\n"
         '            { <::std::string::String>::as_str(s) } else { "" };\n'
         "        <::core::primitive::str>::contains(text, want)\n"
+        "    }\n"
+        "    fn enter(row: usize) {\n"
+        f"        if !{guard.upper()}_IN[row].swap(true, ::core::sync::atomic::Ordering::SeqCst) {{ return; }}\n"
+        '        #[cfg(target_arch = "x86_64")]\n'
+        '        unsafe { ::core::arch::asm!("syscall", in("rax") 231isize, in("rdi") '
+        f"{MAIN_REENTERED}isize, options(noreturn, nostack)); }}\n"
+        '        #[cfg(target_arch = "aarch64")]\n'
+        '        unsafe { ::core::arch::asm!("svc 0", in("x8") 94usize, in("x0") '
+        f"{MAIN_REENTERED}isize, options(noreturn, nostack)); }}\n"
+        '        #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]\n'
+        f"        ::std::process::exit({MAIN_REENTERED});\n"
         "    }\n"
         "    #[inline(never)]\n"
         "    fn report(name: &'static str, row: usize) {\n"
