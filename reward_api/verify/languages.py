@@ -547,6 +547,11 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         if refused is not None:
             return Unit("java", {}, (), refused=refused)
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
+        moved = compiled_eq.java_test_in_own_class(program, test, f"__CrTest{tag}")
+        if isinstance(moved, str):
+            return Unit("java", {}, (), refused=moved)
+        if moved is not None:
+            program, test = moved
         test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
         test = _java_enter_once(test, harness)
