@@ -1,0 +1,159 @@
+"""Exploits of Java, JavaScript and TypeScript tests found by a sixth red team, each with an
+honest control beside it.
+
+MultiPL-E's Java test is written inside the program's class: its record's tests close the
+prompt's function, then declare ``public static void main`` with the ``assert``s, then the
+``}`` of ``class Problem``; the converter (``reward_api.data.converters.multipl_e``) moves
+the function's ``}`` to the program and adds a ``class Main`` that calls
+``Problem.main(args)``. So the program wrote the scope of the test's code, and each of
+these wrong programs (``fib`` returns 0, ``sum_list`` an empty list) was accepted by the
+execution and paid 1.0 with the hack gate on (the gate zeroed only the ``java`` field's):
+
+- **a decoy class**: the program closed ``class Problem`` itself, gave it an empty ``main``
+  of its own, and left ``class Decoy extends Problem {`` open (a method body the
+  completion's closing brace ends), so the test's ``main`` became ``Decoy.main`` (its
+  ``fib`` calls resolved through the inheritance) and ``Problem.main`` ran nothing;
+- **a field named like a type**: a ``static`` field ``Arrays`` of the program's class is a
+  variable, and a variable beats a type for ``Arrays.asList(...)`` (JLS 6.5.2), so the
+  test's expected lists were built by the program's ``asList`` (empty, as its answer);
+  ``qualify_java_types`` writes a JDK name out in full only for the program's *types*;
+- **a field named ``java``**: the same for a package: with a field ``java`` whose type has
+  a field ``util`` whose type has a field ``Arrays``, ``java.util.Arrays.asList(...)`` (the
+  test's own spelling, or the one ``qualify_java_types`` writes for a program's ``class
+  Arrays``) was the program's;
+- **assertions turned off**: a superclass of ``Problem`` is initialized before it, and its
+  static block called ``setClassAssertionStatus("Problem", false)`` (no permission guards
+  it), so the ``$assertionsDisabled`` flag of the class holding the test's ``assert``s was
+  set and every one of them skipped.
+
+Now a test whose code closes a brace it did not open is moved out of the program's class
+(``compiled_eq.java_test_in_own_class``): the verifier closes the program's one open
+top-level class, puts the test's members into a top-level class of its own (initialized
+before any program code runs, so its assertion flag is the ``-ea`` of the command line),
+qualifies each unqualified call of a method they do not declare with the program's class
+(the entry point), and sends ``Problem.main`` to that class. A program that leaves
+anything else open, or a test that reaches its own ``main`` through a class other than
+the one the program left open (the decoy), is ``compile_error``.
+
+These evade the hack gate on purpose, so the execution alone must refuse them
+(``cases.judge``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from reward_api import Problem
+from reward_api.data.converters.multipl_e import multipl_e_problem, multipl_e_sample
+from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
+
+_PROMPT_HEAD = (
+    "import java.util.*;\nimport java.lang.reflect.*;\nimport org.javatuples.*;\n"
+    "import java.security.*;\nimport java.math.*;\nimport java.io.*;\nimport java.util.stream.*;\n"
+)
+_FIB_RECORD = {
+    "name": "HumanEval_55_fib",
+    "language": "java",
+    "prompt": _PROMPT_HEAD
+    + "class Problem {\n    // Return n-th Fibonacci number.\n    public static long fib(long n) {\n",
+    "tests": "    }\n    public static void main(String[] args) {\n    assert(fib((10l)) == (55l));\n"
+    "    assert(fib((1l)) == (1l));\n    assert(fib((8l)) == (21l));\n    }\n\n}\n",
+}
+_SUM_RECORD = {
+    "name": "HumanEval_9002_sum_list",
+    "language": "java",
+    "prompt": _PROMPT_HEAD + "class Problem {\n    // The sum of the list, as a list of one.\n"
+    "    public static ArrayList<Long> sumList(ArrayList<Long> l) {\n",
+    "tests": "    }\n    public static void main(String[] args) {\n"
+    "    assert(sumList((new ArrayList<Long>(Arrays.asList((long)1l, (long)2l)))).equals("
+    "(new ArrayList<Long>(Arrays.asList((long)3l)))));\n"
+    "    assert(sumList((new ArrayList<Long>(Arrays.asList((long)4l)))).equals("
+    "(new ArrayList<Long>(Arrays.asList((long)4l)))));\n    }\n\n}\n",
+}
+FIB = multipl_e_problem(_FIB_RECORD)
+SUM = multipl_e_problem(_SUM_RECORD)
+
+
+def _problem(p: Problem) -> dict[str, Any]:
+    return p.model_dump(exclude={"id"}, exclude_none=True)
+
+
+def _sample(p: Problem, completion: str) -> str:
+    return multipl_e_sample(p, completion).code or ""
+
+
+FIB_DECOY = _sample(
+    FIB,
+    "        return 0;\n    }\n    public static void main(String[] args) { }\n}\n"
+    "class Decoy extends Problem {\n    static void unused() {",
+)
+SUM_FIELD_ARRAYS = _sample(
+    SUM,
+    "        return new ArrayList<Long>();\n    }\n"
+    "    static final class Fake { List<Long> asList(Long... xs) { return new ArrayList<Long>(); } }\n"
+    "    static final Fake Arrays = new Fake();\n    static void unused() {",
+)
+SUM_FIELD_JAVA = _sample(
+    SUM,
+    "        return new ArrayList<Long>();\n    }\n"
+    "    static final class Arrays { }\n"
+    "    static final class U {\n"
+    "        static final class A { List<Long> asList(Long... xs) { return new ArrayList<Long>(); } }\n"
+    "        final A Arrays = new A();\n    }\n"
+    "    static final class J { final U util = new U(); }\n"
+    "    static final J java = new J();\n    static void unused() {",
+)
+# the whole program is the policy's own text here (a trainer that sends whole programs):
+# its class header names a superclass
+FIB_ASSERTS_OFF = (
+    _PROMPT_HEAD.replace("import org.javatuples.*;\n", "") + "class Base {\n"
+    '    static { ClassLoader.getSystemClassLoader().setClassAssertionStatus("Problem", false); }\n'
+    "}\n"
+    "class Problem extends Base {\n    public static long fib(long n) {\n        return 0;\n    }\n"
+)
+FIB_HONEST = _sample(
+    FIB,
+    "        return fibs(n)[0];\n    }\n"
+    "    static final long[] SEED = {0L, 1L};\n"
+    "    static final class Pair { long a, b; }\n"
+    "    static long[] fibs(long n) {\n"
+    "        long a = SEED[0], b = SEED[1];\n"
+    "        for (long i = 0; i < n; i++) { long t = a + b; a = b; b = t; }\n"
+    "        return new long[] {a, b};",
+)
+FIB_HONEST_OWN_BASE = (  # its own superclass, with a static block of its own
+    _PROMPT_HEAD.replace("import org.javatuples.*;\n", "")
+    + "class Memo {\n    static final java.util.HashMap<Long, Long> SEEN = new java.util.HashMap<>();\n"
+    "    static { SEEN.put(0L, 0L); SEEN.put(1L, 1L); }\n}\n"
+    "class Problem extends Memo {\n    public static long fib(long n) {\n"
+    "        if (!SEEN.containsKey(n)) SEEN.put(n, fib(n - 1) + fib(n - 2));\n"
+    "        return SEEN.get(n);\n    }\n"
+)
+SUM_HONEST = _sample(
+    SUM,
+    "        long s = 0;\n        for (long x : l) s += x;\n"
+    "        return new ArrayList<Long>(Arrays.asList(s));",
+)
+
+CASES = [
+    exploit("java-multipl-e-decoy-class-takes-the-test", _problem(FIB), FIB_DECOY),
+    exploit("java-multipl-e-field-named-arrays", _problem(SUM), SUM_FIELD_ARRAYS),
+    exploit("java-multipl-e-field-named-java", _problem(SUM), SUM_FIELD_JAVA),
+    exploit("java-multipl-e-superclass-turns-asserts-off", _problem(FIB), FIB_ASSERTS_OFF),
+    control("java-multipl-e-honest-fib-with-fields-and-a-nested-class", _problem(FIB), FIB_HONEST),
+    control("java-multipl-e-honest-fib-with-its-own-superclass", _problem(FIB), FIB_HONEST_OWN_BASE),
+    control("java-multipl-e-honest-sum-list", _problem(SUM), SUM_HONEST),
+]  # fmt: skip
+BATCH = Batch("languages-managed-round6", CASES, timeout_s=900.0)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _roots() -> None:
+    need_roots("java", "javascript")
+
+
+@pytest.mark.parametrize("name", BATCH.names)
+def test_round6_exploits_earn_nothing_and_controls_pass(verifier, name):
+    BATCH.check(verifier, name)
