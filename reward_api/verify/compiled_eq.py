@@ -1143,6 +1143,70 @@ def java_test_in_own_class(program: str, test: str, own: str) -> tuple[str, str]
     return closed, f"final class {own} {{\n{body}\n}}\n{after}"
 
 
+_JAVA_STATEMENT_START = {";", "{", "}", ")", ":", "->", "else", "do"}
+
+
+def java_asserts_always_on(test: str) -> str:
+    """``test`` with each ``assert C;`` statement written as ``{ if (!(C)) throw new
+    java.lang.AssertionError(); }`` (and ``assert C : M;`` with ``M`` as the error's
+    message), so the test's assertions hold whatever the class loader says of assertions.
+
+    javac compiles an ``assert`` to a test of its class's ``$assertionsDisabled``, set from
+    ``desiredAssertionStatus()`` when that class is initialized, and any code may call
+    ``ClassLoader.setClassAssertionStatus`` (no permission guards it): a program did so from
+    its first call, and every ``assert`` of the test's anonymous classes (initialized after
+    that call) was skipped (paid 1.0). Only statements: an ``assert`` token after a
+    statement's end, a block's brace, a condition's ``)``, a label's or case's ``:``, a
+    switch rule's ``->``, ``else`` or ``do``; its end is the first ``;`` outside brackets,
+    its message the first ``:`` outside brackets that closes no ``?``."""
+    toks = _java_tokens(test)
+    edits: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        start_ok = i == 0 or toks[i - 1].text in _JAVA_STATEMENT_START
+        if t.kind != "id" or t.text != "assert" or not start_ok:
+            i += 1
+            continue
+        depth, pending, colon, end = 0, 0, -1, -1
+        for j in range(i + 1, len(toks)):
+            x = toks[j].text
+            if x in ("(", "[", "{"):
+                depth += 1
+            elif x in (")", "]", "}"):
+                depth -= 1
+                if depth < 0:
+                    break
+            elif depth == 0 and x == "?" and toks[j - 1].text not in ("<", ","):
+                pending += 1
+            elif depth == 0 and x == ":":
+                if pending:
+                    pending -= 1
+                elif colon < 0:
+                    colon = j
+            elif depth == 0 and x == ";":
+                end = j
+                break
+        if end < 0 or colon == i + 1 or colon == end - 1 or end == i + 1:
+            i += 1
+            continue
+        cond_end = toks[colon].start if colon >= 0 else toks[end].start
+        cond = test[toks[i].end : cond_end]
+        message = test[toks[colon].end : toks[end].start] if colon >= 0 else ""
+        edits.append(
+            (
+                t.start,
+                toks[end].end,
+                f"{{ if (!({cond})) throw new java.lang.AssertionError({message}); }}",
+            )
+        )
+        i = end + 1
+    out = test
+    for start, stop, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[stop:]
+    return out
+
+
 def java_eq(cls: str) -> str:
     """The trusted ``cls.eq`` (a package-private class in ``Main.java``)."""
     return _JAVA_EQ.replace("NS", cls)

@@ -52,7 +52,14 @@ Trust, per test type:
   spoils its own report. Java's test ``main`` runs once: its first statement is a
   call of the harness's ``enter``, which halts the process when it is entered again (a
   program ran ``Main.main`` itself once per guess, caught the ``AssertionError`` and
-  learned from how far each dry run got which guess passed). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  learned from how far each dry run got which guess passed). A Java test written inside
+  the program's class (MultiPL-E's: its ``main`` closes ``class Problem``) is first moved
+  into a top-level class of the verifier's (``compiled_eq.java_test_in_own_class``: inside
+  the program's class, a decoy class or a field named ``Arrays`` or ``java`` decided what
+  the test's code meant), and each ``assert`` statement of a Java test is an ``if`` that
+  throws (``compiled_eq.java_asserts_always_on``: ``setClassAssertionStatus``, which no
+  permission guards, turned off the assertions of test classes initialized after the
+  program's first call). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
@@ -554,6 +561,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
             program, test = moved
         test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
+        test = compiled_eq.java_asserts_always_on(test)
         test = _java_enter_once(test, harness)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)

@@ -35,6 +35,15 @@ qualifies each unqualified call of a method they do not declare with the program
 anything else open, or a test that reaches its own ``main`` through a class other than
 the one the program left open (the decoy), is ``compile_error``.
 
+Beside it, the same flag in the contract's own shape (a top-level ``public class Main``):
+javac gives each nested, local or anonymous class of the test its own
+``$assertionsDisabled``, set when *that* class is initialized, from the outermost class's
+``desiredAssertionStatus()``. A program whose first call ran
+``setClassAssertionStatus("Main", false)`` skipped every ``assert`` of the test's
+anonymous classes, created after that call (paid 1.0). Now each ``assert`` statement of a
+Java test is written as an ``if`` that throws ``AssertionError``
+(``compiled_eq.java_asserts_always_on``), so no class loader's say turns it off.
+
 These evade the hack gate on purpose, so the execution alone must refuse them
 (``cases.judge``).
 """
@@ -137,6 +146,48 @@ SUM_HONEST = _sample(
     "        return new ArrayList<Long>(Arrays.asList(s));",
 )
 
+ANON_FIB = {
+    "language": "java",
+    "tests": [
+        {
+            "type": "assert",
+            "code": "public class Main {\n"
+            "    public static void main(String[] args) {\n"
+            "        long got = Problem.fib(10);\n"
+            "        java.util.function.LongPredicate check = new java.util.function.LongPredicate() {\n"
+            '            public boolean test(long v) { assert v == 55 : "fib(10)"; return true; }\n'
+            "        };\n"
+            "        check.test(got);\n"
+            "        Runnable more = new Runnable() { public void run() { assert Problem.fib(12) == 144; } };\n"
+            "        more.run();\n"
+            "    }\n"
+            "}\n",
+        }
+    ],
+}
+ANON_ASSERTS_OFF = (
+    "class Problem {\n"
+    "    static boolean off = false;\n"
+    "    public static long fib(long n) {\n"
+    "        if (!off) {\n"
+    "            off = true;\n"
+    '            ClassLoader.getSystemClassLoader().setClassAssertionStatus("Main", false);\n'
+    "        }\n"
+    "        return 0;\n"
+    "    }\n"
+    "}\n"
+)
+ANON_HONEST = (  # asserts of its own, and a message with a conditional in the test's
+    "class Problem {\n"
+    "    public static long fib(long n) {\n"
+    "        long a = 0, b = 1;\n"
+    "        for (long i = 0; i < n; i++) { long t = a + b; a = b; b = t; }\n"
+    '        assert a >= 0 : n > 90 ? "overflow" : "negative";\n'
+    "        return a;\n"
+    "    }\n"
+    "}\n"
+)
+
 CASES = [
     exploit("java-multipl-e-decoy-class-takes-the-test", _problem(FIB), FIB_DECOY),
     exploit("java-multipl-e-field-named-arrays", _problem(SUM), SUM_FIELD_ARRAYS),
@@ -145,6 +196,8 @@ CASES = [
     control("java-multipl-e-honest-fib-with-fields-and-a-nested-class", _problem(FIB), FIB_HONEST),
     control("java-multipl-e-honest-fib-with-its-own-superclass", _problem(FIB), FIB_HONEST_OWN_BASE),
     control("java-multipl-e-honest-sum-list", _problem(SUM), SUM_HONEST),
+    exploit("java-asserts-of-anonymous-classes-turned-off", ANON_FIB, ANON_ASSERTS_OFF),
+    control("java-honest-fib-beside-anonymous-classes-asserts", ANON_FIB, ANON_HONEST),
 ]  # fmt: skip
 BATCH = Batch("languages-managed-round6", CASES, timeout_s=900.0)
 
