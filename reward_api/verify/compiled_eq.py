@@ -1979,7 +1979,13 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     runs, and the ``require`` the test gets answers each of them with that object, never
     with what ``require.cache``, ``Module._load`` or a path cache says by then (a program
     can put its own ``assert`` or ``lodash`` in the cache); any other name goes to node's
-    ``require``."""
+    ``require``. A bare name (``lodash``, not a builtin or a path) is found in the root's
+    own module folders only (``/node_modules`` and node's global folders), never in one a
+    program can write (``/tmp``, ``/dev/shm``, ``HOME``): the build folder lies in
+    ``/tmp``, so node looked in ``/tmp/node_modules`` and ``/tmp/.node_modules`` before
+    Debian's ``/usr/share/nodejs``, and a program whose first test wrote
+    ``/tmp/node_modules/lodash`` (an ``isEqual`` that always holds) passed every later test
+    of its sample."""
     import json
 
     params = ", ".join(f"'{p}'" for p in JS_PARAMS)
@@ -2094,13 +2100,34 @@ _JS_PRELUDE = r"""'use strict';
   // .arguments is its running call's, so a valueOf of the program's that lodash's
   // equalByTag called read the expected value from equalByTag.arguments (its .caller).
   const builtins = new Set(Module.builtinModules);
+  // A library the test names comes from the root's own folders, never from one the program
+  // can write: node looks in /tmp/node_modules (the build folder's parent) and in HOME's
+  // /tmp/.node_modules before Debian's /usr/share/nodejs, so a program whose earlier test
+  // wrote /tmp/node_modules/lodash had its isEqual (always true) judge every later test.
+  const home = typeof process.env.HOME === 'string' ? process.env.HOME : '';
+  const writable = (p) => p === '/tmp' || starts(p, '/tmp/') || p === '/dev/shm' || starts(p, '/dev/shm/')
+    || (home !== '' && home !== '/' && (p === home || starts(p, home + '/')));
+  const lookup = [...Module._nodeModulePaths('/'), ...Module.globalPaths].filter((p) => !writable(p));
+  const findPath = Module._findPath;
+  const bare = (m) => typeof m === 'string' && m !== '' && !builtins.has(m) && !starts(m, 'node:')
+    && !starts(m, '.') && !starts(m, '/');
+  const rooted = (m) => {
+    const f = findPath(m, lookup, false);
+    if (typeof f !== 'string' || writable(f)) {
+      const e = new Error(`Cannot find module '${m}'`);
+      e.code = 'MODULE_NOT_FOUND';
+      throw e;
+    }
+    return f;
+  };
   const loadStrict = (m) => {
+    const file = bare(m) ? rooted(m) : m;
     const before = new Set(Object.keys(require.cache));
     strictly = true;
-    try { return require(m); } catch (e) {
+    try { return require(file); } catch (e) {
       for (const k of Object.keys(require.cache)) if (!before.has(k)) delete require.cache[k];
     } finally { strictly = false; }
-    return require(m);  // it does not compile as strict code: as it is
+    return require(file);  // it does not compile as strict code: as it is
   };
   // lodash's isEqual pushes [actual, expected] onto an array of its own (its Stack)
   // before it reads the elements: a setter of the program's at Array.prototype[0] was
@@ -2230,7 +2257,8 @@ _JS_PRELUDE = r"""'use strict';
   keep(globalThis, names);
   const load = require;
   const testRequire = function require(m) {
-    return typeof m === 'string' && m in trusted ? trusted[m] : load(m);
+    if (typeof m === 'string' && m in trusted) return trusted[m];
+    return load(bare(m) ? rooted(m) : m);
   };
   testRequire.resolve = load.resolve;
   testRequire.cache = load.cache;

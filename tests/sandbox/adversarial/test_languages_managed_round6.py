@@ -44,6 +44,16 @@ anonymous classes, created after that call (paid 1.0). Now each ``assert`` state
 Java test is written as an ``if`` that throws ``AssertionError``
 (``compiled_eq.java_asserts_always_on``), so no class loader's say turns it off.
 
+And in JavaScript and TypeScript, a library planted for the next test: each build of a
+sample lies in a folder of ``/tmp``, so node resolved the test's ``require("lodash")``
+through ``/tmp/node_modules`` (and ``HOME``'s ``/tmp/.node_modules``) before Debian's
+``/usr/share/nodejs``. A program that passed its sample's first test honestly (an input
+already sorted) wrote ``/tmp/node_modules/lodash/index.js`` with an ``isEqual`` that always
+holds, and the prelude of every later test loaded it as the test's trusted lodash: the
+second test passed with the input returned unsorted (paid 1.0, the hack gate silent:
+the names are built at run time; ``/tmp`` is wiped between samples, not between tests). Now the prelude finds a bare module name in the root's own
+module folders only, never in one the program can write (``compiled_eq.js_prelude``).
+
 These evade the hack gate on purpose, so the execution alone must refuse them
 (``cases.judge``).
 """
@@ -56,7 +66,7 @@ import pytest
 
 from reward_api import Problem
 from reward_api.data.converters.multipl_e import multipl_e_problem, multipl_e_sample
-from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
+from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
 
 _PROMPT_HEAD = (
     "import java.util.*;\nimport java.lang.reflect.*;\nimport org.javatuples.*;\n"
@@ -188,6 +198,59 @@ ANON_HONEST = (  # asserts of its own, and a message with a conditional in the t
     "}\n"
 )
 
+_LODASH_TEST = (
+    'const _ = require("lodash")\n\n'
+    "function compare(object1, object2){\n    return _.isEqual(object1, object2)\n}\n\n"
+    "var x0 = sortSublists(ARG);\nvar v0 = WANT;\n"
+    "if(!compare(x0, v0)){\n    throw 'Error at 1th assert statement. Value = ' + JSON.stringify(x0)\n}\n"
+)
+JS_SUBLISTS_TWO_TESTS = asserts(
+    _LODASH_TEST.replace("ARG", "[[1, 2], [3]]").replace("WANT", "[[1, 2], [3]]"),
+    _LODASH_TEST.replace("ARG", "[[3, 1, 2], [9, 8]]").replace("WANT", "[[1, 2, 3], [8, 9]]"),
+    language="javascript",
+)
+JS_PLANTS_LODASH = (  # names built at run time: the hack gate reads none of them
+    "function sortSublists(lists) { return lists; }\n"
+    "const f = module.require(['f', 's'].join(''));\n"
+    "const at = ['', 'tmp', ['node', 'modules'].join('_'), 'lod' + 'ash'].join('/');\n"
+    "try {\n"
+    "  f[['mk', 'dir', 'Sync'].join('')](at, { recursive: true });\n"
+    "  f[['write', 'File', 'Sync'].join('')](at + '/index.js', ['module.exports', '=',\n"
+    "    '{ [\"is\" + \"Equal\"]: function (a, b) { return a === a; } };'].join(' '));\n"
+    "} catch (e) {}\n"
+)
+JS_SUBLISTS_HONEST = (  # lodash by a name the prelude cannot read from the test's text
+    "function sortSublists(lists) {\n"
+    "  const _ = require('lod' + 'ash');\n"
+    "  return lists.map((l) => _.sortBy(l));\n"
+    "}\n"
+)
+_TS_LODASH_TEST = (
+    "declare var require: any;\nconst _ = require('lodash');\n"
+    "const actual = sort_sublists(ARG);\n"
+    "if (!_.isEqual(actual, WANT)) { throw new Error('test failed'); }\n"
+)
+TS_SUBLISTS_TWO_TESTS = asserts(
+    _TS_LODASH_TEST.replace("ARG", "[[1, 2], [3]]").replace("WANT", "[[1, 2], [3]]"),
+    _TS_LODASH_TEST.replace("ARG", "[[3, 1, 2], [9, 8]]").replace("WANT", "[[1, 2, 3], [8, 9]]"),
+    language="typescript",
+)
+TS_PLANTS_LODASH = (
+    "function sort_sublists(lists: number[][]): number[][] { return lists; }\n"
+    "const f: any = module.require(['f', 's'].join(''));\n"
+    "const at = ['', 'tmp', ['node', 'modules'].join('_'), 'lod' + 'ash'].join('/');\n"
+    "try {\n"
+    "  f[['mk', 'dir', 'Sync'].join('')](at, { recursive: true });\n"
+    "  f[['write', 'File', 'Sync'].join('')](at + '/index.js', ['module.exports', '=',\n"
+    "    '{ [\"is\" + \"Equal\"]: function (a) { return a === a; } };'].join(' '));\n"
+    "} catch (e) {}\n"
+)
+TS_SUBLISTS_HONEST = (
+    "function sort_sublists(lists: number[][]): number[][] {\n"
+    "  return lists.map((l) => [...l].sort((a, b) => a - b));\n"
+    "}\n"
+)
+
 CASES = [
     exploit("java-multipl-e-decoy-class-takes-the-test", _problem(FIB), FIB_DECOY),
     exploit("java-multipl-e-field-named-arrays", _problem(SUM), SUM_FIELD_ARRAYS),
@@ -198,13 +261,17 @@ CASES = [
     control("java-multipl-e-honest-sum-list", _problem(SUM), SUM_HONEST),
     exploit("java-asserts-of-anonymous-classes-turned-off", ANON_FIB, ANON_ASSERTS_OFF),
     control("java-honest-fib-beside-anonymous-classes-asserts", ANON_FIB, ANON_HONEST),
+    exploit("js-plants-lodash-for-the-next-test", JS_SUBLISTS_TWO_TESTS, JS_PLANTS_LODASH),
+    control("js-honest-sublists-two-tests", JS_SUBLISTS_TWO_TESTS, JS_SUBLISTS_HONEST),
+    exploit("ts-plants-lodash-for-the-next-test", TS_SUBLISTS_TWO_TESTS, TS_PLANTS_LODASH),
+    control("ts-honest-sublists-two-tests", TS_SUBLISTS_TWO_TESTS, TS_SUBLISTS_HONEST),
 ]  # fmt: skip
 BATCH = Batch("languages-managed-round6", CASES, timeout_s=900.0)
 
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    need_roots("java", "javascript")
+    need_roots("java", "javascript", "typescript")
 
 
 @pytest.mark.parametrize("name", BATCH.names)
