@@ -2213,6 +2213,9 @@ def grade_compiled(
 
     if unit.refused is not None:
         return TestResult(verdict=Verdict.compile_error, detail=unit.refused)
+    if report.get("tampered"):  # the runner's ``_Builds.run``
+        return TestResult(verdict=Verdict.runtime_error,
+                          detail="an earlier test's program changed this test's build")  # fmt: skip
     if report.get("compile_error"):
         if build.get("limit") == "timeout" or build.get("signal") is not None:
             detail = "the compiler hit its limits (time, memory or output)"
@@ -2259,7 +2262,7 @@ def grade_lifted(
     wrote no types' line: the program failed, or ended, before the test's ``main``)."""
     from reward_api.verify import grading
 
-    if report.get("compile_error"):
+    if report.get("compile_error") or report.get("tampered"):
         return grade_compiled(problem, index, unit, report, build, oom)
     time_s = grading.report_time(report)
     if judged is not None and judged.outcome == "failed":

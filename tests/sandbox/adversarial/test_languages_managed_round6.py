@@ -54,6 +54,16 @@ second test passed with the input returned unsorted (paid 1.0, the hack gate sil
 the names are built at run time; ``/tmp`` is wiped between samples, not between tests). Now the prelude finds a bare module name in the root's own
 module folders only, never in one the program can write (``compiled_eq.js_prelude``).
 
+And in every compiled language, a later test's build rewritten: each build of a sample
+lies in its own folder of ``/tmp``, all compiled before the first test runs, and every
+test runs as the same user; the Java and node guards close only a test's *own* folder.
+So a program that passed its first test honestly wrote ``({}).__cr_run(function () {});``
+over the next test's ``main.js`` (the prelude reads the test's text from that file), and
+the next test ran that empty test and reported (paid 1.0). Now the runner checks, before
+each test, that its build's folder is as the last test of that build left it (each
+entry's inode, size, mode and change time: ``runner._fingerprint``), and a changed one is
+``runtime_error``.
+
 These evade the hack gate on purpose, so the execution alone must refuse them
 (``cases.judge``).
 """
@@ -250,6 +260,49 @@ TS_SUBLISTS_HONEST = (
     "  return lists.map((l) => [...l].sort((a, b) => a - b));\n"
     "}\n"
 )
+JS_REWRITES_NEXT_UNIT = (
+    "function sortSublists(lists) { return lists; }\n"
+    "const f = module.require(['f', 's'].join(''));\n"
+    "const here = process.cwd();\n"
+    "for (const n of f[['read', 'dir', 'Sync'].join('')]('/tmp')) {\n"
+    "  const d = '/tmp/' + n;\n"
+    "  if (d === here || !n.startsWith('.build-')) continue;\n"
+    "  try { f[['write', 'File', 'Sync'].join('')](d + '/main.js', '({}).__cr_run(function () {});\\n'); } catch (e) {}\n"
+    "}\n"
+)
+TS_REWRITES_NEXT_UNIT = (
+    "function sort_sublists(lists: number[][]): number[][] { return lists; }\n"
+    "const f: any = module.require(['f', 's'].join(''));\n"
+    "const here = process.cwd();\n"
+    "for (const n of f[['read', 'dir', 'Sync'].join('')]('/tmp')) {\n"
+    "  const d = '/tmp/' + n;\n"
+    "  if (d === here || !n.startsWith('.build-')) continue;\n"
+    "  try { f[['write', 'File', 'Sync'].join('')](d + '/main.js', '({}).__cr_run(function () {});\\n'); } catch (e) {}\n"
+    "}\n"
+)
+JS_STDIO_AND_ASSERT = {
+    "language": "javascript",
+    "tests": [
+        {"type": "stdio", "input": "[[3, 1, 2], [9, 8]]\n", "output": "[[1,2,3],[8,9]]\n"},
+        {
+            "type": "assert",
+            "code": _LODASH_TEST.replace("ARG", "[[3, 1, 2], [9, 8]]").replace(
+                "WANT", "[[1, 2, 3], [8, 9]]"
+            ),
+        },
+        {"type": "stdio", "input": "[[5, 4]]\n", "output": "[[4,5]]\n"},
+    ],
+}
+JS_WRITES_ITS_OWN_FOLDER = (  # a stdio run writes its own folder, and its build runs again later
+    "const fs = require('fs');\n"
+    "function sortSublists(lists) { return lists.map((l) => [...l].sort((a, b) => a - b)); }\n"
+    "let input = '';\n"
+    "try { input = fs.readFileSync(0, 'utf8'); } catch (e) {}\n"
+    "if (input.trim() !== '') {\n"
+    "  fs.writeFileSync('note.txt', input);\n"
+    "  console.log(JSON.stringify(sortSublists(JSON.parse(input))));\n"
+    "}\n"
+)
 
 CASES = [
     exploit("java-multipl-e-decoy-class-takes-the-test", _problem(FIB), FIB_DECOY),
@@ -265,6 +318,9 @@ CASES = [
     control("js-honest-sublists-two-tests", JS_SUBLISTS_TWO_TESTS, JS_SUBLISTS_HONEST),
     exploit("ts-plants-lodash-for-the-next-test", TS_SUBLISTS_TWO_TESTS, TS_PLANTS_LODASH),
     control("ts-honest-sublists-two-tests", TS_SUBLISTS_TWO_TESTS, TS_SUBLISTS_HONEST),
+    exploit("js-rewrites-the-next-tests-unit", JS_SUBLISTS_TWO_TESTS, JS_REWRITES_NEXT_UNIT),
+    exploit("ts-rewrites-the-next-tests-unit", TS_SUBLISTS_TWO_TESTS, TS_REWRITES_NEXT_UNIT),
+    control("js-honest-stdio-run-writes-its-own-folder", JS_STDIO_AND_ASSERT, JS_WRITES_ITS_OWN_FOLDER),
 ]  # fmt: skip
 BATCH = Batch("languages-managed-round6", CASES, timeout_s=900.0)
 
