@@ -2743,11 +2743,13 @@ class _Builds:
                 continue
             self.done.append(self._build(i, spec))
         # each build's folder as the last test of that build left it (its compile, before any
-        # test): a test of another build runs as the same user, and a program may write any
-        # folder of /tmp (a red team's first test rewrote the next test's main.js to a test
-        # of its own, which passed)
+        # test), then closed (mode 0) until a test of its own runs: a test of another build
+        # runs as the same user, and a program may read or write any folder of /tmp (a red
+        # team's first test rewrote the next test's main.js to a test of its own, which
+        # passed; another read the next tests' units and answered them from a table in /tmp)
         self.seen = [_fingerprint(b["dir"]) if b.get("ok") and b.get("dir") else None
                      for b in self.done]  # fmt: skip
+        self.closed = [_close(b.get("dir")) if not b.get("skipped") else None for b in self.done]
 
     def _build(self, i, spec):
         import shutil
@@ -2806,7 +2808,12 @@ class _Builds:
         if not built["ok"]:
             return {"compile_error": True, "clean": built.get("clean", True),
                     "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
-        if self.seen[i] is not None and _fingerprint(built["dir"]) != self.seen[i]:
+        # its folder still closed as the runner closed it (a program that opened it to read
+        # or write changed its mode, or its change time if it closed it again), then opened,
+        # and its contents as its own last test left them
+        if not _reopen(built["dir"], self.closed[i]) or (
+            self.seen[i] is not None and _fingerprint(built["dir"]) != self.seen[i]
+        ):
             return {"tampered": True, "clean": True, "exit_code": None, "limit": None,
                     "time_s": 0.0}  # fmt: skip
         try:
@@ -2814,6 +2821,7 @@ class _Builds:
         finally:
             if self.seen[i] is not None:  # what this build's own program did is its own
                 self.seen[i] = _fingerprint(built["dir"])
+            self.closed[i] = _close(built["dir"])
 
     def _run(self, job, test, i, built):
         spec = self.specs[i]
@@ -2862,6 +2870,33 @@ def _write_sources(d, files):
     return None
 
 
+def _close(folder):
+    """``folder`` made inaccessible (mode 0) to the programs of other builds, and its change
+    time after that (which only a change of the folder itself moves again); None when it is
+    missing."""
+    if not folder:
+        return None
+    try:
+        os.chmod(folder, 0)
+        return os.lstat(folder).st_ctime_ns
+    except OSError:
+        return None
+
+
+def _reopen(folder, closed):
+    """Whether ``folder`` is as ``_close`` left it (mode 0, the same change time); it is
+    opened (0o755) for its test either way."""
+    if closed is None:
+        return True
+    try:
+        st = os.lstat(folder)
+        intact = stat_module.S_IMODE(st.st_mode) == 0 and st.st_ctime_ns == closed
+        os.chmod(folder, 0o755)
+    except OSError:
+        return False
+    return intact
+
+
 def _fingerprint(folder):
     """What changes when anything in ``folder`` is written, added, removed, renamed or has
     its mode changed: each entry's path, mode, inode, size and modification and change
@@ -2876,7 +2911,10 @@ def _fingerprint(folder):
         except OSError as exc:
             out.append((rel, "error", exc.errno))
             continue
-        out.append((rel, st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        if rel:
+            out.append((rel, st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        else:  # its mode and change time move with ``_close`` and ``_reopen``
+            out.append((rel, st.st_ino, st.st_mtime_ns))
         if not stat_module.S_ISDIR(st.st_mode) or len(out) > 100_000:
             continue
         try:
