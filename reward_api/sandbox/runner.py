@@ -92,6 +92,7 @@ import resource
 import select
 import signal
 import socket
+import stat as stat_module
 import struct
 import sys
 import time
@@ -2716,7 +2717,11 @@ def _one_process_exec(argv, env):
 class _Builds:
     """The programs of one sample in a compiled language, each compiled once in its own
     folder of /tmp, all before any of them runs (so no program can touch a later build's
-    folder or build cache), under the build's own limits (time, memory, output).
+    compile or build cache), under the build's own limits (time, memory, output). A test
+    runs only when its build's folder is as the last test of that build left it
+    (``_fingerprint``): every test runs as the same user, so an earlier test's program can
+    write a later build's folder (it rewrote the next assert test's unit); such a test is
+    reported ``tampered``, a failure of the program's.
 
     A build is ``{"files": {name: text}, "compile": argv | None, "run": argv, "env",
     "time_s", "memory_mb", "max_procs", "as_extra_mb", "seed_cache": [from, to],
@@ -2737,6 +2742,14 @@ class _Builds:
                 self.done.append(dict(self.done[-1], skipped=True))
                 continue
             self.done.append(self._build(i, spec))
+        # each build's folder as the last test of that build left it (its compile, before any
+        # test), then closed (mode 0) until a test of its own runs: a test of another build
+        # runs as the same user, and a program may read or write any folder of /tmp (a red
+        # team's first test rewrote the next test's main.js to a test of its own, which
+        # passed; another read the next tests' units and answered them from a table in /tmp)
+        self.seen = [_fingerprint(b["dir"]) if b.get("ok") and b.get("dir") else None
+                     for b in self.done]  # fmt: skip
+        self.closed = [_close(b.get("dir")) if not b.get("skipped") else None for b in self.done]
 
     def _build(self, i, spec):
         import shutil
@@ -2795,6 +2808,22 @@ class _Builds:
         if not built["ok"]:
             return {"compile_error": True, "clean": built.get("clean", True),
                     "exit_code": None, "limit": None, "time_s": 0.0}  # fmt: skip
+        # its folder still closed as the runner closed it (a program that opened it to read
+        # or write changed its mode, or its change time if it closed it again), then opened,
+        # and its contents as its own last test left them
+        if not _reopen(built["dir"], self.closed[i]) or (
+            self.seen[i] is not None and _fingerprint(built["dir"]) != self.seen[i]
+        ):
+            return {"tampered": True, "clean": True, "exit_code": None, "limit": None,
+                    "time_s": 0.0}  # fmt: skip
+        try:
+            return self._run(job, test, i, built)
+        finally:
+            if self.seen[i] is not None:  # what this build's own program did is its own
+                self.seen[i] = _fingerprint(built["dir"])
+            self.closed[i] = _close(built["dir"])
+
+    def _run(self, job, test, i, built):
         spec = self.specs[i]
         argv = list(spec["run"]) + list(test.get("args") or ())
         t = dict(
@@ -2839,6 +2868,62 @@ def _write_sources(d, files):
         except OSError as exc:
             return f"cannot write {os.path.basename(name)[:64]!r}: {exc.strerror}"
     return None
+
+
+def _close(folder):
+    """``folder`` made inaccessible (mode 0) to the programs of other builds, and its change
+    time after that (which only a change of the folder itself moves again); None when it is
+    missing."""
+    if not folder:
+        return None
+    try:
+        os.chmod(folder, 0)
+        return os.lstat(folder).st_ctime_ns
+    except OSError:
+        return None
+
+
+def _reopen(folder, closed):
+    """Whether ``folder`` is as ``_close`` left it (mode 0, the same change time); it is
+    opened (0o755) for its test either way."""
+    if closed is None:
+        return True
+    try:
+        st = os.lstat(folder)
+        intact = stat_module.S_IMODE(st.st_mode) == 0 and st.st_ctime_ns == closed
+        os.chmod(folder, 0o755)
+    except OSError:
+        return False
+    return intact
+
+
+def _fingerprint(folder):
+    """What changes when anything in ``folder`` is written, added, removed, renamed or has
+    its mode changed: each entry's path, mode, inode, size and modification and change
+    times (a program can set a file's modification time back, never its change time), read
+    without following links or reading contents (a test's cost is a few ``lstat`` calls)."""
+    out = []
+    todo = [(folder, "")]
+    while todo:
+        path, rel = todo.pop()
+        try:
+            st = os.lstat(path)
+        except OSError as exc:
+            out.append((rel, "error", exc.errno))
+            continue
+        if rel:
+            out.append((rel, st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns))
+        else:  # its mode and change time move with ``_close`` and ``_reopen``
+            out.append((rel, st.st_ino, st.st_mtime_ns))
+        if not stat_module.S_ISDIR(st.st_mode) or len(out) > 100_000:
+            continue
+        try:
+            names = sorted(os.listdir(path))
+        except OSError as exc:
+            out.append((rel, "unlistable", exc.errno))
+            continue
+        todo.extend((os.path.join(path, n), f"{rel}/{n}") for n in reversed(names))
+    return out
 
 
 def _with_files(folder, test, run):

@@ -1015,6 +1015,198 @@ def qualify_java_types(test: str, program: str, entry: Iterable[str] = ()) -> st
     return out
 
 
+_JAVA_KEYWORDS = frozenset({
+    "abstract", "assert", "boolean", "break", "byte", "case", "catch", "char", "class", "const",
+    "continue", "default", "do", "double", "else", "enum", "extends", "final", "finally", "float",
+    "for", "goto", "if", "implements", "import", "instanceof", "int", "interface", "long",
+    "native", "new", "package", "private", "protected", "public", "return", "short", "static",
+    "strictfp", "super", "switch", "synchronized", "this", "throw", "throws", "transient", "try",
+    "void", "volatile", "while", "yield", "record", "var", "true", "false", "null",
+})  # fmt: skip
+
+
+def _java_open_type(program: str) -> str | None:
+    """The name of the one type declaration the program leaves open at its end (its body's
+    ``{`` unclosed, at the top level), or None when the program leaves anything else open
+    (nothing, a nested type, a method's body, two braces). Read on the text javac reads
+    (``java_source_text``: a ``\\u007d`` is a brace)."""
+    toks = _java_tokens(java_source_text(program))
+    stack: list[int] = []
+    for i, t in enumerate(toks):
+        if t.text == "{":
+            stack.append(i)
+        elif t.text == "}" and stack:
+            stack.pop()
+    if len(stack) != 1:
+        return None
+    k = stack[0] - 1
+    while k >= 0 and toks[k].text not in ("{", "}", ";"):
+        header = toks[k].text in _DECLARES and toks[k + 1].kind == "id"
+        if header and not (k > 0 and toks[k - 1].text in (".", "@")):
+            return toks[k + 1].text
+        k -= 1
+    return None
+
+
+def _java_member_names(toks: list[_Tok]) -> set[str]:
+    """The methods and fields declared at the top level of a class body's tokens (a name
+    after a type and before ``(``, ``=``, ``;`` or ``,``), nested bodies aside."""
+    names: set[str] = set()
+    depth = 0
+    for i, t in enumerate(toks):
+        if t.text in ("{", "(", "["):
+            depth += 1
+        elif t.text in ("}", ")", "]"):
+            depth -= 1
+        elif depth == 0 and t.kind == "id" and t.text not in _JAVA_KEYWORDS and i > 0:
+            before, after = toks[i - 1], toks[i + 1].text if i + 1 < len(toks) else ""
+            typed = (
+                before.kind == "id" and before.text not in ("new", "return", "throw")
+            ) or before.text in (">", "]")
+            if typed and after in ("(", "=", ";", ","):
+                names.add(t.text)
+    return names
+
+
+def java_test_in_own_class(program: str, test: str, own: str) -> tuple[str, str] | str | None:
+    """A test whose code begins inside a class of the program (MultiPL-E's Java shape: the
+    test's ``main`` is a member of the prompt's ``class Problem``, whose ``}`` it writes,
+    then a ``class Main`` calls ``Problem.main``), moved into a class of its own, ``own``.
+
+    Inside the program's class the program decides what the test's code means: its own
+    ``main`` beside a decoy class left open to take the test's (``Problem.main`` ran
+    nothing), a field named ``Arrays`` or ``java`` (a variable beats a type or a package
+    for a name like ``java.util.Arrays``: the expected values were the program's), or a
+    superclass whose static initializer turned the test's assertions off before the
+    class that holds them was initialized. Here the program's class is closed by the
+    verifier, the test's members go into ``own`` (a top-level class of the verifier's),
+    each unqualified call of a method they do not declare is qualified with the program's
+    class (the entry point, as the test meant it), and the rest of the test reaches those
+    members through ``own``. Returns None when the test opens no class of the program's,
+    the program and the test as they are now built, or why they cannot be (a string):
+    the program leaves anything but one top-level type open, the test closes more than
+    one brace it did not open, or reaches its own members through another class."""
+    toks = _java_tokens(test)
+    depth, cut = 0, -1
+    for i, t in enumerate(toks):
+        if t.text == "{":
+            depth += 1
+        elif t.text == "}":
+            depth -= 1
+            if depth < 0:
+                if cut >= 0:
+                    return "the test closes more than one brace of the program's"
+                cut, depth = i, 0
+    if cut < 0:
+        return None
+    name = _java_open_type(program)
+    if name is None:
+        return (
+            "the test's code begins inside a class of the program's, and the program leaves "
+            "something other than one top-level class open there"
+        )
+    members, rest = toks[:cut], toks[cut + 1 :]
+    declared = _java_member_names(members)
+    edits: list[tuple[int, int, str]] = []
+    for i, t in enumerate(members):
+        if t.kind != "id" or t.text in _JAVA_KEYWORDS or t.text in declared:
+            continue
+        if i + 1 >= len(members) or members[i + 1].text != "(":
+            continue
+        before = members[i - 1] if i > 0 else None
+        if before is not None and (
+            before.text in (".", "::", "@", ">", "]", "new")
+            or (before.kind == "id" and before.text not in _JAVA_STOP | {"yield", "else", "do"})
+        ):
+            continue  # a member, a method reference, an annotation, or a declaration
+        edits.append((t.start, t.start, f"{name}."))
+    for i, t in enumerate(rest):
+        if t.kind != "id" or t.text not in declared or i < 2 or rest[i - 1].text != ".":
+            continue
+        owner = rest[i - 2]
+        if owner.kind != "id" or (i >= 3 and rest[i - 3].text == "."):
+            continue
+        if owner.text != name:
+            return (
+                f"the test reaches its own member {t.text!r} through {owner.text!r}, not "
+                f"through the class {name!r} it was written in"
+            )
+        edits.append((owner.start, owner.end, own))
+    out = test
+    for start, end, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[end:]
+    cut_at = toks[cut].start + sum(
+        len(e[2]) - (e[1] - e[0]) for e in edits if e[0] < toks[cut].start
+    )
+    body, after = out[:cut_at], out[cut_at + 1 :]
+    closed = f"{program}\n}} // codereward: the program's class, closed before the test\n"
+    return closed, f"final class {own} {{\n{body}\n}}\n{after}"
+
+
+_JAVA_STATEMENT_START = {";", "{", "}", ")", ":", "->", "else", "do"}
+
+
+def java_asserts_always_on(test: str) -> str:
+    """``test`` with each ``assert C;`` statement written as ``{ if (!(C)) throw new
+    java.lang.AssertionError(); }`` (and ``assert C : M;`` with ``M`` as the error's
+    message), so the test's assertions hold whatever the class loader says of assertions.
+
+    javac compiles an ``assert`` to a test of its class's ``$assertionsDisabled``, set from
+    ``desiredAssertionStatus()`` when that class is initialized, and any code may call
+    ``ClassLoader.setClassAssertionStatus`` (no permission guards it): a program did so from
+    its first call, and every ``assert`` of the test's anonymous classes (initialized after
+    that call) was skipped (paid 1.0). Only statements: an ``assert`` token after a
+    statement's end, a block's brace, a condition's ``)``, a label's or case's ``:``, a
+    switch rule's ``->``, ``else`` or ``do``; its end is the first ``;`` outside brackets,
+    its message the first ``:`` outside brackets that closes no ``?``."""
+    toks = _java_tokens(test)
+    edits: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        start_ok = i == 0 or toks[i - 1].text in _JAVA_STATEMENT_START
+        if t.kind != "id" or t.text != "assert" or not start_ok:
+            i += 1
+            continue
+        depth, pending, colon, end = 0, 0, -1, -1
+        for j in range(i + 1, len(toks)):
+            x = toks[j].text
+            if x in ("(", "[", "{"):
+                depth += 1
+            elif x in (")", "]", "}"):
+                depth -= 1
+                if depth < 0:
+                    break
+            elif depth == 0 and x == "?" and toks[j - 1].text not in ("<", ","):
+                pending += 1
+            elif depth == 0 and x == ":":
+                if pending:
+                    pending -= 1
+                elif colon < 0:
+                    colon = j
+            elif depth == 0 and x == ";":
+                end = j
+                break
+        if end < 0 or colon == i + 1 or colon == end - 1 or end == i + 1:
+            i += 1
+            continue
+        cond_end = toks[colon].start if colon >= 0 else toks[end].start
+        cond = test[toks[i].end : cond_end]
+        message = test[toks[colon].end : toks[end].start] if colon >= 0 else ""
+        edits.append(
+            (
+                t.start,
+                toks[end].end,
+                f"{{ if (!({cond})) throw new java.lang.AssertionError({message}); }}",
+            )
+        )
+        i = end + 1
+    out = test
+    for start, stop, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[stop:]
+    return out
+
+
 def java_eq(cls: str) -> str:
     """The trusted ``cls.eq`` (a package-private class in ``Main.java``)."""
     return _JAVA_EQ.replace("NS", cls)
@@ -1816,7 +2008,13 @@ def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     runs, and the ``require`` the test gets answers each of them with that object, never
     with what ``require.cache``, ``Module._load`` or a path cache says by then (a program
     can put its own ``assert`` or ``lodash`` in the cache); any other name goes to node's
-    ``require``."""
+    ``require``. A bare name (``lodash``, not a builtin or a path) is found in the root's
+    own module folders only (``/node_modules`` and node's global folders), never in one a
+    program can write (``/tmp``, ``/dev/shm``, ``HOME``): the build folder lies in
+    ``/tmp``, so node looked in ``/tmp/node_modules`` and ``/tmp/.node_modules`` before
+    Debian's ``/usr/share/nodejs``, and a program whose first test wrote
+    ``/tmp/node_modules/lodash`` (an ``isEqual`` that always holds) passed every later test
+    of its sample."""
     import json
 
     params = ", ".join(f"'{p}'" for p in JS_PARAMS)
@@ -1931,13 +2129,34 @@ _JS_PRELUDE = r"""'use strict';
   // .arguments is its running call's, so a valueOf of the program's that lodash's
   // equalByTag called read the expected value from equalByTag.arguments (its .caller).
   const builtins = new Set(Module.builtinModules);
+  // A library the test names comes from the root's own folders, never from one the program
+  // can write: node looks in /tmp/node_modules (the build folder's parent) and in HOME's
+  // /tmp/.node_modules before Debian's /usr/share/nodejs, so a program whose earlier test
+  // wrote /tmp/node_modules/lodash had its isEqual (always true) judge every later test.
+  const home = typeof process.env.HOME === 'string' ? process.env.HOME : '';
+  const writable = (p) => p === '/tmp' || starts(p, '/tmp/') || p === '/dev/shm' || starts(p, '/dev/shm/')
+    || (home !== '' && home !== '/' && (p === home || starts(p, home + '/')));
+  const lookup = [...Module._nodeModulePaths('/'), ...Module.globalPaths].filter((p) => !writable(p));
+  const findPath = Module._findPath;
+  const bare = (m) => typeof m === 'string' && m !== '' && !builtins.has(m) && !starts(m, 'node:')
+    && !starts(m, '.') && !starts(m, '/');
+  const rooted = (m) => {
+    const f = findPath(m, lookup, false);
+    if (typeof f !== 'string' || writable(f)) {
+      const e = new Error(`Cannot find module '${m}'`);
+      e.code = 'MODULE_NOT_FOUND';
+      throw e;
+    }
+    return f;
+  };
   const loadStrict = (m) => {
+    const file = bare(m) ? rooted(m) : m;
     const before = new Set(Object.keys(require.cache));
     strictly = true;
-    try { return require(m); } catch (e) {
+    try { return require(file); } catch (e) {
       for (const k of Object.keys(require.cache)) if (!before.has(k)) delete require.cache[k];
     } finally { strictly = false; }
-    return require(m);  // it does not compile as strict code: as it is
+    return require(file);  // it does not compile as strict code: as it is
   };
   // lodash's isEqual pushes [actual, expected] onto an array of its own (its Stack)
   // before it reads the elements: a setter of the program's at Array.prototype[0] was
@@ -2067,7 +2286,8 @@ _JS_PRELUDE = r"""'use strict';
   keep(globalThis, names);
   const load = require;
   const testRequire = function require(m) {
-    return typeof m === 'string' && m in trusted ? trusted[m] : load(m);
+    if (typeof m === 'string' && m in trusted) return trusted[m];
+    return load(bare(m) ? rooted(m) : m);
   };
   testRequire.resolve = load.resolve;
   testRequire.cache = load.cache;

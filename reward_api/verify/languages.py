@@ -58,7 +58,14 @@ Trust, per test type:
   when entered again: a Go program ran HumanEval-X's ``TestX`` itself with a
   ``testing.T`` of its own and read testify's ``expected: 5`` from its log, and a Rust
   program ran MultiPL-E's crate-root test function in a thread and read libtest's
-  ``right: `14``` from the panic, each answering the real run from it. A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
+  ``right: `14``` from the panic, each answering the real run from it. A Java test written inside
+  the program's class (MultiPL-E's: its ``main`` closes ``class Problem``) is first moved
+  into a top-level class of the verifier's (``compiled_eq.java_test_in_own_class``: inside
+  the program's class, a decoy class or a field named ``Arrays`` or ``java`` decided what
+  the test's code meant), and each ``assert`` statement of a Java test is an ``if`` that
+  throws (``compiled_eq.java_asserts_always_on``: ``setClassAssertionStatus``, which no
+  permission guards, turned off the assertions of test classes initialized after the
+  program's first call). A native test's process (C, C++, Go, Rust: ``ONE_PROCESS``) can
   start threads but neither a child nor another program (the runner's seccomp filter), so
   a program cannot run its own test binary again to read the expected values from a
   failing run's messages (libtest's ``right: `5` ``, testify's ``expected: 5``) and
@@ -558,8 +565,14 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         if refused is not None:
             return Unit("java", {}, (), refused=refused)
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
+        moved = compiled_eq.java_test_in_own_class(program, test, f"__CrTest{tag}")
+        if isinstance(moved, str):
+            return Unit("java", {}, (), refused=moved)
+        if moved is not None:
+            program, test = moved
         test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
+        test = compiled_eq.java_asserts_always_on(test)
         test = _java_enter_once(test, harness)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
@@ -2381,6 +2394,9 @@ def grade_compiled(
 
     if unit.refused is not None:
         return TestResult(verdict=Verdict.compile_error, detail=unit.refused)
+    if report.get("tampered"):  # the runner's ``_Builds.run``
+        return TestResult(verdict=Verdict.runtime_error,
+                          detail="an earlier test's program changed this test's build")  # fmt: skip
     if report.get("compile_error"):
         if build.get("limit") == "timeout" or build.get("signal") is not None:
             detail = "the compiler hit its limits (time, memory or output)"
@@ -2427,7 +2443,7 @@ def grade_lifted(
     wrote no types' line: the program failed, or ended, before the test's ``main``)."""
     from reward_api.verify import grading
 
-    if report.get("compile_error"):
+    if report.get("compile_error") or report.get("tampered"):
         return grade_compiled(problem, index, unit, report, build, oom)
     time_s = grading.report_time(report)
     if judged is not None and judged.outcome == "failed":

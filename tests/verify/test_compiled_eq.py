@@ -12,9 +12,11 @@ from __future__ import annotations
 import pytest
 
 from reward_api.verify.compiled_eq import (
+    java_asserts_always_on,
     java_declared_types,
     java_refused,
     java_source_text,
+    java_test_in_own_class,
     jdk_types,
     qualify_java_types,
     rename_cpp_test_functions,
@@ -337,3 +339,68 @@ def test_rust_untrusted_takes_each_reason() -> None:
     )
     own = "struct L;\nfn add(a: i32, b: i32) -> L { L }"
     assert "a test cannot trust it" in (rust_untrusted(own, TEST) or "")
+
+
+MULTIPL_E_PROGRAM = "import java.util.*;\nclass Problem {\n    public static long fib(long n) {\n        return n;\n    }\n"
+MULTIPL_E_TEST = (
+    "    public static void main(String[] args) {\n"
+    "    assert(fib((10l)) == (55l));\n"
+    "    assert(sum(new ArrayList<Long>(Arrays.asList((long)1l))).equals(List.of(1l)));\n"
+    "    }\n\n}\n\nclass Main {\n    public static void main(String[] args) throws Exception {\n"
+    "        Problem.main(args);\n    }\n}\n"
+)
+
+
+def test_java_a_test_inside_the_programs_class_moves_into_its_own() -> None:
+    moved = java_test_in_own_class(MULTIPL_E_PROGRAM, MULTIPL_E_TEST, "Own")
+    assert isinstance(moved, tuple)
+    program, test = moved
+    assert program.startswith(MULTIPL_E_PROGRAM) and program.rstrip().endswith("before the test")
+    assert test.startswith("final class Own {\n    public static void main(String[] args)")
+    assert "assert(Problem.fib((10l)) == (55l));" in test
+    assert "Problem.sum(new ArrayList<Long>(Arrays.asList((long)1l))).equals(List.of(1l))" in test
+    assert "Own.main(args);" in test and "Problem.main" not in test
+
+
+def test_java_a_top_level_test_is_left_alone() -> None:
+    test = "public class Main {\n    public static void main(String[] args) {\n        assert Problem.fib(1) == 1;\n    }\n}\n"
+    assert java_test_in_own_class(MULTIPL_E_PROGRAM + "}\n", test, "Own") is None
+
+
+@pytest.mark.parametrize(
+    "program",
+    [
+        # a decoy class left open: the test's main would be Decoy's, Problem.main the program's
+        MULTIPL_E_PROGRAM
+        + "    public static void main(String[] a) {}\n}\nclass Decoy extends Problem {\n",
+        MULTIPL_E_PROGRAM + "    static class Inner {\n",  # a nested class left open
+        MULTIPL_E_PROGRAM + "}\n",  # nothing left open
+        MULTIPL_E_PROGRAM + "    void f() {\n",  # a method's body left open
+    ],
+)
+def test_java_a_test_inside_another_open_scope_is_refused(program: str) -> None:
+    assert isinstance(java_test_in_own_class(program, MULTIPL_E_TEST, "Own"), str)
+
+
+@pytest.mark.parametrize(
+    ("code", "want"),
+    [
+        ("assert(f(1) == 2);", "{ if (!((f(1) == 2))) throw new java.lang.AssertionError(); }"),
+        (
+            "if (a) assert b; else c();",
+            "if (a) { if (!( b)) throw new java.lang.AssertionError(); } else c();",
+        ),
+        (
+            'assert x > 0 ? y : z : "m" + q;',
+            '{ if (!( x > 0 ? y : z )) throw new java.lang.AssertionError( "m" + q); }',
+        ),
+        (
+            'assert x instanceof List<?> : "m";',
+            '{ if (!( x instanceof List<?> )) throw new java.lang.AssertionError( "m"); }',
+        ),
+        ('String s = "assert x;";', 'String s = "assert x;";'),
+        ("// assert x;", "// assert x;"),
+    ],
+)
+def test_java_assert_statements_become_ifs_that_throw(code: str, want: str) -> None:
+    assert java_asserts_always_on(code) == want
