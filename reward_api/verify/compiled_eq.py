@@ -2227,14 +2227,31 @@ _JS_PRELUDE = r"""'use strict';
   Object.defineProperty(console, 'assert', { value: function (ok, ...m) {
     if (!ok) { throw new Error(['Assertion failed'].concat(m).join(' ')); } } });
   Object.freeze(console);
+  // A builtin's method is fixed as an accessor, not as a read-only value: its getter
+  // answers the method, and an assignment through an object that inherits it makes an
+  // own property of that object, as plain node does (an inherited read-only property
+  // makes that assignment throw in strict code and do nothing in sloppy code: mathjs's
+  // exports.hasOwnProperty = ... threw, so every program that loaded it failed). An
+  // assignment to the builtin itself changes nothing: the same value passes (a
+  // polyfill's Array.prototype.flat = Array.prototype.flat || ...), another throws.
+  const dp = Object.defineProperty, gopd0 = Object.getOwnPropertyDescriptor;
+  const fixed = (o, k, d) => {
+    if (!('value' in d)) return { ...d, configurable: false };
+    const v = d.value;
+    return { get() { return v; }, set(x) {
+      if (this === o) {
+        if (x === v) return;
+        throw new TypeError(`Cannot assign to read only property '${String(k)}' of a builtin`);
+      }
+      dp(this, k, { value: x, writable: true, enumerable: true, configurable: true });
+    }, enumerable: d.enumerable, configurable: false };
+  };
   const keep = (o, only, skip) => {
     for (const k of Reflect.ownKeys(o)) {
       if ((only && !only.includes(k)) || (skip && skip.includes(k))) continue;
-      const d = Object.getOwnPropertyDescriptor(o, k);
+      const d = gopd0(o, k);
       if (!d || !d.configurable) continue;
-      if ('value' in d) d.writable = false;
-      d.configurable = false;
-      try { Object.defineProperty(o, k, d); } catch (e) {}
+      try { dp(o, k, fixed(o, k, d)); } catch (e) {}
     }
   };
   [Array, Map, Set, WeakMap, WeakSet, Promise, String, Number, Boolean, Symbol, BigInt].forEach((C) => {
@@ -2260,10 +2277,9 @@ _JS_PRELUDE = r"""'use strict';
     for (const w of hooks) {
       const d = Object.getOwnPropertyDescriptor(p, w);
       if (d && !d.configurable) continue;
-      if (d && 'value' in d) d.writable = false;
-      const fixed = d ? { ...d, configurable: false }
+      const hook = d ? fixed(p, w, d)
         : { get: () => undefined, set: own(w), enumerable: false, configurable: false };
-      try { Object.defineProperty(p, w, fixed); } catch (e) {}
+      try { Object.defineProperty(p, w, hook); } catch (e) {}
     }
   }
   keep(Object, null, ['prototype']);

@@ -397,6 +397,13 @@ JVM_SMALL = ["-XX:ReservedCodeCacheSize=32m", "-XX:CompressedClassSpaceSize=64m"
 JVM_EXTRA_MB = 640
 GO_EXTRA_MB = 512
 """Go's runtime reserves its page summaries up front (some hundreds of MB of address space)."""
+NODE_EXTRA_MB = 512
+"""Node reserves address space far beyond what it uses (V8's code range and heap
+reservations, its worker threads' stacks: about 600 MB of address space for 50 MB
+resident): an honest program that loaded ``mathjs`` (124 MB resident, 664 MB of address
+space) died of SIGABRT at the default 512 MB, where plain node runs it. (V8 sizes its
+heap within the address-space limit; a heap flag such as ``--max-old-space-size`` would
+not match the startup snapshot's, which records the flags it was built with.)"""
 
 
 def default_root(language: str) -> Path:
@@ -772,6 +779,8 @@ def build_spec(
         spec["as_extra_mb"] = JVM_EXTRA_MB
     if unit.recipe in ("go", "go-test"):
         spec["as_extra_mb"] = GO_EXTRA_MB
+    if run[:1] == ["node"]:
+        spec["as_extra_mb"] = NODE_EXTRA_MB
     if unit.recipe in ONE_PROCESS:
         spec["one_process"] = True
     spec["max_procs"] = MAX_PROCS

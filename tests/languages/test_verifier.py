@@ -604,3 +604,50 @@ def test_each_rust_test_reports_with_a_nonce_of_its_own() -> None:
     assert unit.reported("\n".join(reversed(lines)) + "\n")
     assert not unit.reported("\n".join(lines[:-1]) + "\n")
     assert not unit.reported("\n".join([*lines, lines[0]]) + "\n")
+
+
+JS_DOUBLE = {
+    "language": "javascript",
+    "tests": [
+        {"type": "assert", "code": "const assert = require('node:assert');\n"
+         "assert.deepStrictEqual(f([1, 2, 3]), [2, 4, 6]);\n"
+         "assert.ok(f([1, 2]).every((x, i) => x === [2, 4][i]));\n"},
+        {"type": "stdio", "input": "", "output": "ok"},
+    ],
+}  # fmt: skip
+_JS_PRINTS = "\nif (typeof module !== 'undefined' && require.main === module) console.log('ok');\n"
+
+
+@pytest.mark.parametrize(
+    ("case", "program", "accepted"),
+    [
+        # mathjs: its exports.hasOwnProperty = ... threw on the test's read-only
+        # Object.prototype (the override mistake), and node reserves more address space
+        # than the default 512 MB allows with it loaded (SIGABRT): it failed every test
+        ("mathjs", "const math = require('mathjs');\n"
+         "function f(a) { return a.map((x) => math.multiply(x, 2)); }\n", True),
+        # assignments through objects that inherit a builtin's method, strict and sloppy
+        ("overrides-strict", "'use strict';\nclass Vec extends Array {}\n"
+         "Vec.prototype.map = function (g) { return Array.from(this, g); };\n"
+         "const seen = {}; seen.hasOwnProperty = () => true;\n"
+         "const parts = [1]; parts.toString = () => 'x';\n"
+         "function f(a) { return seen.hasOwnProperty('k') && String(parts) === 'x' ? [...Vec.from(a).map((x) => x * 2)] : []; }\n", True),
+        ("overrides-sloppy", "function Bag() {}\nBag.prototype = Object.create(Array.prototype);\n"
+         "Bag.prototype.push = function (x) { this.items = (this.items || []).concat([x]); };\n"
+         "const b = new Bag(); b.push(3);\n"
+         "function f(a) { return b.items[0] === 3 ? a.map((x) => x * 2) : []; }\n", True),
+        ("polyfill-idiom", "'use strict';\nArray.prototype.flat = Array.prototype.flat || function () { return []; };\n"
+         "function f(a) { return [a.map((x) => x * 2)].flat(); }\n", True),
+        # the builtin itself stays the test's: a replaced every changes nothing
+        ("replaced-every", "try { Array.prototype.every = () => true; } catch (e) {}\n"
+         "function f(a) { return a; }\n", False),
+    ],
+)  # fmt: skip
+def test_a_javascript_program_may_shadow_a_builtin_method_but_not_replace_it(
+    verifier: Verifier, case: str, program: str, accepted: bool
+) -> None:
+    _needs("javascript")
+    result = run(verifier, JS_DOUBLE, program + _JS_PRINTS)
+    assert result.accepted is accepted, (case, [(t.verdict, t.detail) for t in result.tests])
+    if not accepted:
+        assert result.tests[0].verdict == Verdict.wrong_answer, result.tests[0].detail
