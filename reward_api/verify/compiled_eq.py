@@ -1962,8 +1962,10 @@ def js_untrusted(program: str) -> str | None:
 def js_prelude(modules: list[str] | tuple[str, ...] = ()) -> str:
     """``cr_pre.js``: freezes the assertion libraries and ``console`` (a failed
     ``console.assert`` throws), makes the existing methods of the builtins the test may
-    compare with read-only (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
-    changes nothing), and defines ``__cr_run``, which runs the one function whose source
+    compare with fixed (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
+    changes nothing; each is an accessor whose setter makes an own property of an object
+    that inherits it, so ``exports.hasOwnProperty = ...`` or a subclass's
+    ``prototype.push = ...`` works as under plain node), and defines ``__cr_run``, which runs the one function whose source
     text is the unit's last ``__cr_run(...)`` argument (so the program cannot pass its own),
     once, with the real builtins, and writes the report on fd 3 when it returned. The
     report is the nonce the runner hands over on fd 4 (``NONCE_FD``), read and closed here

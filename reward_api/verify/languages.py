@@ -137,8 +137,9 @@ Trust, per test type:
   own file (``cr_pre.js``, loaded by ``node -r`` before the unit, so nothing the program
   hoists reaches it) loads and freezes the modules the test names (``assert``, lodash,
   ...) and freezes ``console``, makes
-  the existing methods of the builtins read-only (``Array.prototype.every = ...``,
-  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing; nor can ``toJSON`` be
+  the existing methods of the builtins fixed (``Array.prototype.every = ...``,
+  ``JSON.stringify = ...`` and ``Object.is = ...`` change nothing, while an assignment
+  through an object that inherits one makes its own property, as plain node does; nor can ``toJSON`` be
   put on their prototypes: a constant one made ``JSON.stringify(f(x)) ===
   JSON.stringify([...])`` hold for any answer), and runs the test as
   the body of a function whose parameters are a trusted ``require``, the real ``JSON``,
