@@ -24,6 +24,10 @@ each is kept so that what stops it keeps stopping it.
   only what ``Object.defineProperty`` could (an own property of an extensible receiver, or
   a ``TypeError`` on a builtin's fixed one): the test's comparisons read the originals.
 
+The preprocessed unit now lives until the build ends (the compiler reads it): a program
+that answers only where ``main.i`` or ``main.ii`` is found is not paid (the build's
+``remove`` takes it before any test runs).
+
 Open: the compile-time oracle itself (``__has_include`` of any path, ``/proc/self/fd/N``)
 still answers the program, it just no longer tells the check and the compiler apart.
 """
@@ -119,6 +123,13 @@ CASES = [
     exploit("c-probe-compiles-what-was-checked", C,
             "int add(int a, int b) { return 0; }\n"
             + unseen("#error the compiler preprocessed the unit again\n", "main.i")),
+    # the preprocessed unit (the test's text) now outlives the compile: the build removes it
+    exploit("c-answers-only-where-the-preprocessed-unit-is", C,
+            '#include <stdio.h>\nint add(int a, int b) { FILE *f = fopen("main.i", "r"); '
+            "return f ? a + b : 0; }\n"),
+    exploit("cpp-answers-only-where-the-preprocessed-unit-is", CPP,
+            HEAD + '__int128 add(int a, int b) { FILE *f = fopen("main.ii", "r"); '
+            "return f ? a + b : 0; }\n"),
     control("cpp-honest-slow-constexpr", CPP,
             HEAD + "__int128 add(int a, int b) { return a + b; }\n" + SLOW),
     control("cpp-honest-pragma-target-before-the-header", CPP,
