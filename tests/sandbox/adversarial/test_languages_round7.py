@@ -28,6 +28,16 @@ The preprocessed unit now lives until the build ends (the compiler reads it): a 
 that answers only where ``main.i`` or ``main.ii`` is found is not paid (the build's
 ``remove`` takes it before any test runs).
 
+Open, and paid 1.0 (kept below as strict xfails, ``OPEN``): a JavaScript test that calls a
+method of the program's answer (``got.every((v, i) => v === exp[i])``, ``got.join(',')``)
+runs the program's method: an own ``every`` (``Object.defineProperty``, paid before today
+too; since the builtins' methods became accessors, a plain ``r.every = () => true`` as
+well, which threw or did nothing before), or a subclass of ``Array`` whose ``every`` holds.
+The hack gate passed them. ``deepStrictEqual``, ``deepEqual`` and lodash's ``isEqual`` of
+the same answers fail, as they compare own elements with the library's own code. Closing
+it needs the test's calls of entry points to hand back plain copies (the prelude's
+``snapshot``), not a narrower setter.
+
 Open: the compile-time oracle itself (``__has_include`` of any path, ``/proc/self/fd/N``)
 still answers the program, it just no longer tells the check and the compiler apart.
 """
@@ -148,6 +158,46 @@ CASES = [
 ]  # fmt: skip
 BATCH = Batch("languages-round7", CASES, timeout_s=900.0)
 
+JS_EVERY = {
+    "language": "javascript",
+    "tests": [
+        {
+            "type": "assert",
+            "code": "const assert = require('assert');\nconst exp = [1, 2, 3];\n"
+            "const got = sorted([3, 1, 2]);\n"
+            "assert(got.length === exp.length && got.every((v, i) => v === exp[i]));\n",
+        }
+    ],
+}
+JS_JOIN = {
+    "language": "javascript",
+    "tests": [
+        {
+            "type": "assert",
+            "code": "const got = sorted([3, 1, 2]);\n"
+            "if (got.join(',') !== '1,2,3') { throw new Error('not sorted'); }\n",
+        }
+    ],
+}
+OPEN = Batch(
+    "languages-round7-open",
+    [
+        exploit("js-own-every-assigned", JS_EVERY,
+                "function sorted(a) { const r = [0, 0, 0]; r.every = () => true; return r; }\n"),
+        exploit("js-own-every-defined", JS_EVERY,
+                "function sorted(a) { const r = [0, 0, 0];\n"
+                "  Object.defineProperty(r, 'every', { value: () => true }); return r; }\n"),
+        exploit("js-own-join-assigned", JS_JOIN,
+                "function sorted(a) { const r = []; r.join = () => '1,2,3'; return r; }\n"),
+        exploit("js-subclass-every", JS_EVERY,
+                "class A extends Array { every() { return true; } }\n"
+                "function sorted(a) { return A.from([0, 0, 0]); }\n"),
+        control("js-every-honest", JS_EVERY,
+                "function sorted(a) { return [...a].sort((x, y) => x - y); }\n"),
+    ],
+    timeout_s=900.0,
+)  # fmt: skip
+
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
@@ -157,3 +207,21 @@ def _roots() -> None:
 @pytest.mark.parametrize("name", BATCH.names)
 def test_round7_exploits_earn_nothing_and_controls_pass(verifier, name):
     BATCH.check(verifier, name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            n,
+            marks=pytest.mark.xfail(
+                strict=True, reason="open: a test calls the answer's own method"
+            )
+            if not OPEN.by_name[n].honest
+            else (),
+        )
+        for n in OPEN.names
+    ],
+)
+def test_round7_open_javascript_own_methods(verifier, name):
+    OPEN.check(verifier, name)
