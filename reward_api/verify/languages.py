@@ -799,9 +799,8 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     The unit is written to its file and compiled with the recipe's flags, stdin
     ``/dev/null``, while the harness stays in the pipe: no file of the build folder holds
     it while the compiler and the assembler run (``#include "/proc/self/fd/0"`` finds
-    nothing). Beside the compile, the unit is preprocessed (C; C++: the program alone,
-    from its own file) and the program's own lines of that text are read
-    (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``); once the unit is compiled, its object is read
+    nothing). The unit is preprocessed once, and beside the compile of that text the
+    program's own lines of the same text are read (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``); once the unit is compiled, its object is read
     (``_C_OBJECT_AWK``: its sections, and every symbol it defines against the root's list
     of library functions) while the rest of the pipe, the harness, is written out and
     linked with ``--wrap=main``. A build whose program defines what the C or C++ library
@@ -837,28 +836,39 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     # paid 1.0 (the precompiled header stays valid)
     keep += ["-fsanitize=return,unreachable", "-fsanitize-undefined-trap-on-error"]
     # the unit's own file (``cr_unit.c``): it holds the program and the test, never the
-    # harness, which stays in the pipe until the unit is compiled. C: the unit is
-    # preprocessed apart (``main.i``) while it compiles, on the other core, and the
-    # program's own lines are read from that text (``_C_DEPTH_AWK``: its first lines, at
-    # include depth 0); ``-save-temps`` did the same in turn, 8 ms more per build. C++: the
-    # program alone (``cr_prog.cc``: nothing of the test's) is preprocessed, as a
-    # precompiled header cannot be used from a kept ``main.ii`` once the program's pragmas
-    # change the target (the header would be missing)
-    files: dict[str, str] = {}
+    # harness, which stays in the pipe until the unit is compiled. The unit is preprocessed
+    # once (``main.i``, C++ ``main.ii``), and that very text is what the compiler compiles
+    # and what the checks read (``_C_DEPTH_AWK``: the program's first lines, at include
+    # depth 0), the checks beside the compile, on the other core. Preprocessed twice, the
+    # check's text and the compiler's could differ: the preprocessor sees the file system
+    # (``__has_include``, in any spelling: a macro or ``##`` pastes it), and the build
+    # folder changed between the two (the check's own ``main.ii`` was gone once it had
+    # read it), so a red team's ``#if !__has_include("main.ii")`` around an
+    # ``__assert_fail`` overload or an asm label, after a few constexpr loops that held the
+    # compiler's preprocessor back, showed the check none of it while the compiler compiled
+    # it all (round 7). C++ keeps its precompiled header (``-fpch-preprocess``: the text
+    # names it, the compiler loads it) unless a line of the program comes before it (a
+    # ``#pragma GCC target`` would make it invalid where the compiler loads it): the unit
+    # is then preprocessed again without it
     unit_file = f"cr_unit.{'cc' if cpp else 'c'}"
+    kept = "main.ii" if cpp else "main.i"
+    expand = [cc, *flags, *keep, "-E", "-x", source, unit_file, "-o", kept]
+    again = ""
     if cpp:
-        files["cr_prog.cc"] = (unit.program or "").encode("utf-8", "replace").decode()
-        expand = [cc, *flags, "-fpch-preprocess", "-E", "-x", source, "cr_prog.cc", "-o", "main.ii"]
-    else:
-        expand = [cc, *flags, *keep, "-E", "-x", source, unit_file, "-o", "main.i"]
-    compile_unit = [cc, *flags, *keep, "-x", source, unit_file, "-c", "-o", "main.o"]
+        whole = [a for a in expand if a != f"-I{PCH_DIR}"]
+        expand[-6:-6] = ["-fpch-preprocess"]
+        again = (
+            f"if awk {shlex.quote(_PCH_LATE_AWK)} {kept}; then "
+            f"{shlex.join(whole)} < /dev/null; fi\n"
+        )
+    compile_unit = [cc, *flags, *keep, "-x", f"{source}-cpp-output" if cpp else "cpp-output",
+                    kept, "-c", "-o", "main.o"]  # fmt: skip
     libs = ["-lm"] if "-lm" in recipe.compile else []
     # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
     # start and then read-only (RELRO, sealed by the harness: ``_X86_64_SEAL``)
     link = [cc, "-O2", "-pipe", GOLD, "-s", "-o", "prog", harness, "main.o", "-Wl,--wrap=main"]
     link.append("-Wl,-z,now")
     link += libs
-    kept = "main.ii" if cpp else "main.i"
     # the program's lines, and two more: the blank line and comment the unit puts after it
     last = (unit.program or "").count("\n") + 3
     # the checks run beside the compile (the text's) and the link (the object's): no code
@@ -869,11 +879,11 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     script = (
         "set -e\n"
         f'head -c "$1" > {unit_file}\n'
-        "(\n"
         f"{shlex.join(expand)} < /dev/null\n"
+        f"{again}"
+        "(\n"
         f"awk -v last={last} {shlex.quote(_C_DEPTH_AWK)} {kept} | "
         f"awk -v cpp={int(cpp)} {shlex.quote(_C_TEXT_AWK)}\n"
-        f"rm -f {kept}\n"
         ") 2> cr_text &\n"
         "text=$!\n"
         f"built=0; {shlex.join(compile_unit)} < /dev/null || built=$?\n"
@@ -893,7 +903,7 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     )
     lengths = (len(unit_bytes), len(harness_bytes))
     return {
-        "files": files,
+        "files": {},
         "compile": ["sh", "-c", script, "cr", *map(str, lengths)],
         "input": (unit_bytes + harness_bytes).decode("utf-8"),
         "remove": [
@@ -1034,6 +1044,16 @@ does not count: it is an inline function or a template's instance, which every u
 uses it defines (``std::operator+`` of a ``const char *`` and a ``std::string``, which
 libstdc++ exports too); a specialisation in ``std`` is ``_C_TEXT_AWK``'s. Honest
 programs define none (MBXP's C++ samples: none)."""
+
+_PCH_LATE_AWK = r"""
+/^#pragma GCC pch_preprocess / { late = other; exit }
+NF && !/^# [0-9]+ "/ { other = 1 }
+END { exit !late }
+"""
+"""awk over a C++ unit preprocessed with ``-fpch-preprocess``: exit 0 when a line comes
+before the precompiled header's ``#pragma GCC pch_preprocess`` (the program's ``#pragma
+GCC target`` before its ``#include <bits/stdc++.h>``), which the compiler refuses (the
+pragma must be first): the unit is then preprocessed without the header."""
 
 _C_DEPTH_AWK = r"""
 /^# [0-9]+ "/ { s = $0; sub(/^# [0-9]+ ".*"/, "", s)

@@ -467,12 +467,13 @@ def test_a_c_assert_build_compiles_the_unit_before_the_harness_is_written() -> N
     script = spec["compile"][2]
     compile_line = next(line for line in script.splitlines() if " -c -o main.o" in line)
     # the compiler's stdin is /dev/null, not the pipe that still holds the harness
-    assert compile_line.endswith("cr_unit.c -c -o main.o < /dev/null || built=$?")
+    # and what it compiles is the very text the checks read: the unit preprocessed once
+    assert compile_line.endswith("-x cpp-output main.i -c -o main.o < /dev/null || built=$?")
     assert "-fkeep-static-functions -fkeep-inline-functions -fno-toplevel-reorder" in compile_line
     assert (
         script.index('head -c "$1" > cr_unit.c')
-        < script.index("-E -x c cr_unit.c -o main.i < /dev/null")  # beside the compile
-        < script.index("main.i | awk -v cpp=0")
+        < script.index("-E -x c cr_unit.c -o main.i < /dev/null")
+        < script.index("main.i | awk -v cpp=0")  # beside the compile
         < script.index(compile_line)
         < script.index("readelf -SWs main.o")  # beside the link
         < script.index(f"> {harness}")
@@ -484,6 +485,25 @@ def test_a_c_assert_build_compiles_the_unit_before_the_harness_is_written() -> N
     assert "awk -v last=4 " in script
     json.dumps(spec, ensure_ascii=False).encode()  # the runner gets it as UTF-8
     assert languages.artifact_key(spec, "r") != languages.artifact_key({**spec, "input": "x"}, "r")
+
+
+def test_a_cpp_assert_build_compiles_the_text_its_checks_read() -> None:
+    # preprocessed twice, the check's text and the compiler's differed wherever the program
+    # asked the file system (``#if !__has_include("main.ii")``): round 7
+    unit = languages.assert_unit("cpp", "__int128 add(int a, int b) { return a + b; }\n",
+                                 "int main() { return add(1, 1) - 2; }\n")  # fmt: skip
+    spec = languages.build_spec(unit, 256)
+    script = spec["compile"][2]
+    assert spec["files"] == {} and "cr_prog" not in script
+    assert script.count(" -E ") == 2  # with the precompiled header, and again without it
+    compile_line = next(line for line in script.splitlines() if " -c -o main.o" in line)
+    assert compile_line.endswith("-x c++-cpp-output main.ii -c -o main.o < /dev/null || built=$?")
+    assert (
+        script.index("-fpch-preprocess -E -x c++ cr_unit.cc -o main.ii < /dev/null")
+        < script.index("pch_preprocess")
+        < script.index("main.ii | awk -v cpp=1")
+        < script.index(compile_line)
+    )
 
 
 def test_a_lone_cr_splices_a_define_for_the_macro_scan_as_for_gcc() -> None:
