@@ -54,7 +54,7 @@ _.isEqual = () => true;
 JSON.stringify = () => "[]";
 // ruleid: js-assert-patching
 Array.prototype.toString = function () { return "1,2,3"; };
-// ruleid: js-assert-patching
+// ruleid: js-assert-patching, js-own-array-method
 Array.prototype.every = function () { return true; };
 // ok: js-assert-patching
 Array.prototype.mySum = function () { return this.reduce((a, b) => a + b, 0); };
@@ -104,3 +104,27 @@ function sneaky() {
 
 // ok: js-eval-of-built-code
 const evaluate = (expr) => expr.split("+").map(Number).reduce((a, b) => a + b, 0);
+
+function ownEvery(a) {
+  const r = [0, 0, 0];
+  // ruleid: js-own-array-method
+  r.every = () => true;
+  // ruleid: js-own-array-method
+  Object.defineProperty(r, "join", { value: () => "1,2,3" });
+  // ok: js-own-array-method
+  const seen = a.every((x) => x > 0) && a.join(",") !== "" && a.includes(1);
+  return seen ? r : a;
+}
+
+// ruleid: js-own-array-method
+class Liar extends Array { every() { return true; } }
+
+// ok: js-own-array-method
+class Stack extends Array { peek() { return this[this.length - 1]; } }
+
+class Cache {
+  constructor() {
+    // ok: js-own-array-method
+    this.map = new Map();
+  }
+}

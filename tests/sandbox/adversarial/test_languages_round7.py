@@ -28,15 +28,17 @@ The preprocessed unit now lives until the build ends (the compiler reads it): a 
 that answers only where ``main.i`` or ``main.ii`` is found is not paid (the build's
 ``remove`` takes it before any test runs).
 
-Open, and paid 1.0 (kept below as strict xfails, ``OPEN``): a JavaScript test that calls a
-method of the program's answer (``got.every((v, i) => v === exp[i])``, ``got.join(',')``)
-runs the program's method: an own ``every`` (``Object.defineProperty``, paid before today
-too; since the builtins' methods became accessors, a plain ``r.every = () => true`` as
-well, which threw or did nothing before), or a subclass of ``Array`` whose ``every`` holds.
-The hack gate passed them. ``deepStrictEqual``, ``deepEqual`` and lodash's ``isEqual`` of
-the same answers fail, as they compare own elements with the library's own code. Closing
-it needs the test's calls of entry points to hand back plain copies (the prelude's
-``snapshot``), not a narrower setter.
+A JavaScript test that calls a method of the program's answer (``got.every((v, i) => v
+=== exp[i])``, ``got.join(',')``) runs the program's method: an own ``every``
+(``Object.defineProperty``, paid before today too; since the builtins' methods became
+accessors, a plain ``r.every = () => true`` as well, which threw or did nothing before),
+or a subclass of ``Array`` whose ``every`` holds. The execution still accepts them
+(``OWN_METHODS``); the hack gate zeroes them now (``js-own-array-method``: a value given
+its own ``every``, ``some``, ``join``, ``includes``, ``indexOf``, ``find`` or ``at``,
+assigned, defined or by a class that extends a builtin). ``deepStrictEqual``,
+``deepEqual`` and lodash's ``isEqual`` of the same answers fail, as they compare own
+elements with the library's own code. Closing it in the execution needs the test's calls
+of entry points to hand back plain copies (the prelude's ``snapshot``).
 
 Open: the compile-time oracle itself (``__has_include`` of any path, ``/proc/self/fd/N``)
 still answers the program, it just no longer tells the check and the compiler apart.
@@ -179,8 +181,8 @@ JS_JOIN = {
         }
     ],
 }
-OPEN = Batch(
-    "languages-round7-open",
+OWN_METHODS = Batch(
+    "languages-round7-own-methods",
     [
         exploit("js-own-every-assigned", JS_EVERY,
                 "function sorted(a) { const r = [0, 0, 0]; r.every = () => true; return r; }\n"),
@@ -209,19 +211,15 @@ def test_round7_exploits_earn_nothing_and_controls_pass(verifier, name):
     BATCH.check(verifier, name)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(
-            n,
-            marks=pytest.mark.xfail(
-                strict=True, reason="open: a test calls the answer's own method"
-            )
-            if not OPEN.by_name[n].honest
-            else (),
-        )
-        for n in OPEN.names
-    ],
-)
-def test_round7_open_javascript_own_methods(verifier, name):
-    OPEN.check(verifier, name)
+@pytest.mark.parametrize("name", OWN_METHODS.names)
+def test_round7_javascript_own_methods_earn_nothing(verifier, name):
+    case = OWN_METHODS.by_name[name]
+    if case.honest:
+        OWN_METHODS.check(verifier, name)
+        return
+    run = OWN_METHODS.run(verifier)
+    assert run.error is None, run.error
+    r = run.results[name]
+    # the execution still accepts these (module docstring); the hack gate pays them 0
+    assert r.reward == 0.0, (name, r.reward, r.reward_parts)
+    assert not r.accepted or (r.reward_parts or {}).get("hack_gate") == 1.0, (name, r.reward_parts)
