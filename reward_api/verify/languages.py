@@ -704,16 +704,6 @@ a run cell (``compile_cell_cpus``); the run cell unpacks the artifact (``RUST_FA
 says what Rust's recipes add to ``-O``)."""
 
 
-def compiled_apart(unit: Unit) -> bool:
-    """Whether a unit is compiled in a compile cell (``COMPILED_APART``), and its artifact
-    only unpacked where it runs: also a C/C++ assert build (``_c_assert_build``), whose
-    checks run beside its compile and its link, on the compile cell's second core (a run
-    cell has one: ``compile_cell_cpus``)."""
-    return unit.recipe in COMPILED_APART or (
-        unit.recipe in ("c", "cpp") and len(unit.files) > 1 and unit.lift is None
-    )
-
-
 def compile_cell_cpus() -> float:
     """A compile cell's CPU quota: two cores where the host has them. A compile runs the
     trusted toolchain alone, under the build's own time limit; a test never runs there."""

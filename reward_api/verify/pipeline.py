@@ -260,8 +260,7 @@ class Verifier:
 
         server = languages.compile_server(recipe)
         fields = ("files", "serve", "time_s", "remove") if server else (
-            "files", "compile", "input", "env", "time_s", "memory_mb", "max_procs", "remove",
-            "seed_cache")  # fmt: skip
+            "files", "compile", "env", "time_s", "memory_mb", "max_procs", "remove", "seed_cache")  # fmt: skip
         builds = [{k: specs[i][k] for k in fields if k in specs[i]} for i in picked]
         request = {"op": "compile", "server": server, "builds": builds}
         # a build whose compiler crashes is compiled once more by a fresh server (runner.py)
@@ -609,10 +608,9 @@ class Verifier:
             keys.append(key)
             self.artifacts.mark(spec, key)
         apart: dict[int, dict[str, Any]] = {}
-        for recipe in sorted({u.recipe for u in units if languages.compiled_apart(u)}):
+        for recipe in sorted({u.recipe for u in units} & languages.COMPILED_APART):
             picked = [k for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
-                      if u.recipe == recipe and languages.compiled_apart(u)
-                      and "artifact" not in spec]  # fmt: skip
+                      if u.recipe == recipe and "artifact" not in spec]  # fmt: skip
             if picked:
                 apart.update(self._compile_apart(problem.language, recipe, build_specs, picked))
         for k, done in apart.items():
@@ -833,7 +831,7 @@ class Verifier:
             cell_mb = max(memory_mb, languages.COMPILE_CELL_MB)
         apart: dict[int, dict[str, Any]] = {}
         try:
-            if name in COMPILED and languages.compiled_apart(unit):
+            if name in COMPILED and unit.recipe in languages.COMPILED_APART:
                 apart = self._compile_apart(name, unit.recipe, [spec], [0], wait_s)
             pool = self.pool_for(name)
             with self._stage("sandbox"), pool.lease(timeout_s=wait_s) as cell:
@@ -1171,7 +1169,7 @@ def _fit_artifacts(units: list[Any], specs: list[dict[str, Any]], room: int) -> 
         total -= sizes[k]
         specs[k].pop("artifact")
         specs[k].pop("return_artifact", None)
-        if languages.compiled_apart(units[k]):
+        if units[k].recipe in languages.COMPILED_APART:
             specs[k]["failed"] = True
             failed.append(k)
     return failed
