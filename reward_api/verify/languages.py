@@ -1898,15 +1898,7 @@ def _go_top_names(program: str) -> set[str]:
         if head == "func" and a + 1 < b and toks[a + 1].kind == "id":
             names.add(toks[a + 1].text)
         elif head in ("var", "const", "type") and a + 1 < b:
-            specs = (lifted_go.statements(toks, a + 2, toks[a + 1].match)
-                     if toks[a + 1].text == "(" else [(a + 1, b)])  # fmt: skip
-            for c, d in specs:
-                k = c
-                while k < d and toks[k].kind == "id":
-                    names.add(toks[k].text)
-                    if head == "type" or k + 1 >= d or toks[k + 1].text != ",":
-                        break
-                    k += 2
+            names.update(lifted_go.declared_names(toks, a, b))
     return names
 
 

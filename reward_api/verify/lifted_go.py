@@ -188,6 +188,26 @@ def _is_ref(toks: list[_Tok], m: int, name: str) -> bool:
     return toks[m].kind == "id" and toks[m].text == name and not (m > 0 and toks[m - 1].text == ".")
 
 
+def declared_names(toks: list[_Tok], a: int, b: int) -> list[str]:
+    """The names a ``var``, ``const`` or ``type`` declaration ``toks[a:b]`` declares: each
+    name of every spec, grouped in parentheses or not (``var a, b = ...``; a ``type``
+    spec's one name)."""
+    head = toks[a].text
+    if a + 1 < b and toks[a + 1].text == "(":
+        specs = statements(toks, a + 2, toks[a + 1].match)
+    else:
+        specs = [(a + 1, b)]
+    names: list[str] = []
+    for c, d in specs:
+        k = c
+        while k < d and toks[k].kind == "id":
+            names.append(toks[k].text)
+            if head == "type" or k + 1 >= d or toks[k + 1].text != ",":
+                break
+            k += 2
+    return names
+
+
 def _top_names(toks: list[_Tok], stmts: list[tuple[int, int]]) -> list[str] | None:
     """The names the test declares at package level, or None when its top level holds
     anything but declarations (or an ``init``, which would run before the calls)."""
@@ -200,17 +220,7 @@ def _top_names(toks: list[_Tok], stmts: list[tuple[int, int]]) -> list[str] | No
             elif not (a + 1 < b and toks[a + 1].text == "("):  # a method: no package name
                 return None
         elif head in ("var", "const", "type"):
-            if a + 1 < b and toks[a + 1].text == "(":
-                inner = statements(toks, a + 2, toks[a + 1].match)
-            else:
-                inner = [(a + 1, b)]
-            for c, d in inner:
-                k = c
-                while k < d and toks[k].kind == "id":
-                    names.append(toks[k].text)
-                    if head == "type" or k + 1 >= d or toks[k + 1].text != ",":
-                        break
-                    k += 2
+            names += declared_names(toks, a, b)
         else:
             return None
     if "init" in names or any(t.text in _TOP_DENY for t in toks):
