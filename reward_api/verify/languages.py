@@ -790,7 +790,8 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     ``/dev/null``, while the harness stays in the pipe: no file of the build folder holds
     it while the compiler and the assembler run (``#include "/proc/self/fd/0"`` finds
     nothing). The unit is preprocessed once, and beside the compile of that text the
-    program's own lines of the same text are read (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``); once the unit is compiled, its object is read
+    program's own lines of the same text are read (``_C_DEPTH_AWK``, ``_C_TEXT_AWK``); once
+    the unit is compiled, its object is read
     (``_C_OBJECT_AWK``: its sections, and every symbol it defines against the root's list
     of library functions) while the rest of the pipe, the harness, is written out and
     linked with ``--wrap=main``. A build whose program defines what the C or C++ library
@@ -799,7 +800,8 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     checks may run beside the compile and the link: the program runs only when all
     passed). A compiler of the unit that read any of the harness from the pipe (through
     the shell's ``/proc/PID/fd/0``) left it short, and the build fails. For C about 16
-    processes, two of them on the other core (31 before, in turn: the program was
+    processes, the checks' beside the compiler's and the linker's (which gains nothing
+    within a run cell's one core: sandbox_images/README.md) (31 before, in turn: the program was
     preprocessed a second time alone, and checked by ``grep``, ``sed``, ``nm``, ``sort``
     and ``comm``)."""
     recipe = RECIPES[unit.recipe]
@@ -842,11 +844,11 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     # is then preprocessed again without it
     unit_file = f"cr_unit.{'cc' if cpp else 'c'}"
     kept = "main.ii" if cpp else "main.i"
-    expand = [cc, *flags, *keep, "-E", "-x", source, unit_file, "-o", kept]
+    pch = ["-fpch-preprocess"] if cpp else []
+    expand = [cc, *flags, *keep, *pch, "-E", "-x", source, unit_file, "-o", kept]
     again = ""
     if cpp:
-        whole = [a for a in expand if a != f"-I{PCH_DIR}"]
-        expand[-6:-6] = ["-fpch-preprocess"]
+        whole = [a for a in expand if a not in (f"-I{PCH_DIR}", "-fpch-preprocess")]
         again = (
             f"if awk {shlex.quote(_PCH_LATE_AWK)} {kept}; then "
             f"{shlex.join(whole)} < /dev/null; fi\n"
@@ -902,7 +904,6 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
             "main.i",
             "main.ii",
             unit_file,
-            "cr_prog.cc",
             "cr_libs",
             "cr_link",
             "cr_text",
