@@ -13,6 +13,10 @@ MBXP has neither) are judged twice in the same run:
   as one file, compiled, run once; it passes when both exit 0 (and, in JavaScript and
   TypeScript, no ``console.assert`` failed: ``plain_passed``).
 
+The programs are MBXP's model samples, or (``load``'s ``programs``) the canonical solutions
+or deterministic single-edit mutants of them (``reward_api.bench.mutants``): programs that
+fail in every way a near-miss fails, beside ones that pass.
+
 ``agreement`` returns per-sample verdicts of both and the wall times, which the agreement
 test (tests/languages/test_agreement.py) compares. ``bench_languages`` prints, per
 language and plain recipe, the **per-sample** ratio (sandboxed wall per sample over plain
@@ -132,6 +136,7 @@ PLAIN_TIMEOUT_S = 30.0
 class Agreement:
     language: str
     ids: list[str]
+    sample_ids: list[str]
     sandboxed: list[bool]
     plain: list[bool]
     verdicts: list[str]
@@ -144,9 +149,12 @@ class Agreement:
     def agree(self) -> int:
         return sum(a == b for a, b in zip(self.sandboxed, self.plain, strict=True))
 
-    def disagreements(self) -> list[tuple[str, bool, bool, str]]:
-        return [(i, a, b, v) for i, a, b, v in
-                zip(self.ids, self.sandboxed, self.plain, self.verdicts, strict=True) if a != b]  # fmt: skip
+    def disagreements(self) -> list[tuple[str, str, bool, bool, str]]:
+        """(problem id, sample id, sandboxed accepted, plain passed, verdict) of each pair
+        whose two verdicts differ."""
+        return [(i, s, a, b, v) for i, s, a, b, v in
+                zip(self.ids, self.sample_ids, self.sandboxed, self.plain, self.verdicts, strict=True)
+                if a != b]  # fmt: skip
 
 
 def toolchains() -> Any:
@@ -159,11 +167,28 @@ def toolchains() -> Any:
     return module
 
 
-def load(language: str, limit: int | None = None, start: int = 0) -> list[tuple[Any, Any]]:
-    """(problem, sample) pairs of MBXP's model samples in ``language``, in file order (C
-    and Rust: ``HANDWRITTEN``)."""
+PROGRAMS = ("samples", "canonical", "mutants")
+"""What ``load`` pairs with each problem: MBXP's model samples (one per problem), the
+canonical solutions (``prompt + canonical_solution``; MBGP has none), or mutants
+(``reward_api.bench.mutants``) of the canonical solutions' bodies, in Go (no canonical
+solutions) of the model samples' completions."""
+
+
+def load(
+    language: str,
+    limit: int | None = None,
+    start: int = 0,
+    programs: str = "samples",
+    mutants_per_problem: int = 2,
+) -> list[tuple[Any, Any]]:
+    """(problem, sample) pairs in ``language``, in file order (C and Rust: ``HANDWRITTEN``,
+    whatever ``programs`` says); ``programs``: one of ``PROGRAMS``; ``limit`` and ``start``
+    count pairs, so a problem's mutants may be cut."""
+    from reward_api.bench.mutants import mutants
     from reward_api.data.converters.mbxp import mbxp_problem, mbxp_sample, problem_id
 
+    if programs not in PROGRAMS:
+        raise ValueError(f"programs: {programs!r} is not one of {PROGRAMS}")
     if language not in FILES:
         from reward_api.schemas import Problem, Sample
 
@@ -176,12 +201,27 @@ def load(language: str, limit: int | None = None, start: int = 0) -> list[tuple[
         return hand[start:][:limit] if limit is not None else hand[start:]
     problems_file, samples_file = FILES[language]
     with open(MBXP / problems_file) as f:
-        problems = {problem_id(r["task_id"]): mbxp_problem(r) for r in map(json.loads, f)}
+        records = list(map(json.loads, f))
+    problems = {problem_id(r["task_id"]): mbxp_problem(r) for r in records}
+    # (problem, program id, body after the prompt)
+    bodies: list[tuple[Any, str, str]] = []
+    if programs == "samples" or (programs == "mutants" and language == "go"):
+        with open(MBXP / samples_file) as f:
+            for k, rec in enumerate(map(json.loads, f)):
+                bodies.append((problems[problem_id(rec["task_id"])], str(k), rec["completion"]))
+    else:
+        for r in records:
+            if r.get("canonical_solution"):
+                bodies.append(
+                    (problems[problem_id(r["task_id"])], "canonical", r["canonical_solution"])
+                )
     pairs = []
-    with open(MBXP / samples_file) as f:
-        for k, rec in enumerate(map(json.loads, f)):
-            p = problems[problem_id(rec["task_id"])]
-            pairs.append((p, mbxp_sample(p, rec["completion"], sample_id=str(k))))
+    for p, name, body in bodies:
+        if programs == "mutants":
+            for j, mutant in enumerate(mutants(body, language, mutants_per_problem)):
+                pairs.append((p, mbxp_sample(p, mutant, sample_id=f"{name}-m{j}")))
+        else:
+            pairs.append((p, mbxp_sample(p, body, sample_id=name)))
     return pairs[start:][:limit] if limit is not None else pairs[start:]
 
 
@@ -214,6 +254,7 @@ def agreement(
     return Agreement(
         language=language,
         ids=[s.problem_id for _, s in pairs],
+        sample_ids=[str(s.sample_id) for _, s in pairs],
         sandboxed=[r.accepted for r in results],
         plain=plain_ok,
         verdicts=[r.verdict.value for r in results],

@@ -1,8 +1,10 @@
 """Verdicts of the compiled languages agree with plain execution on MBXP's real model
-samples (``../shared/data/mbxp``): the same ``prompt + completion`` and test, judged by the
-verifier (process backend, the trusted harness around the test) and by a plain compile and
-run with the same toolchain under ``chroot`` (``reward_api.bench.languages``). A bounded
-subset of each language runs in the normal tier; every sample in the slow tier.
+samples (``../shared/data/mbxp``), on its canonical solutions, and on single-edit mutants
+of them (``reward_api.bench.mutants``; Go, which has no canonical solutions: of its model
+samples): the same program and test, judged by the verifier (process backend, the trusted
+harness around the test) and by a plain compile and run with the same toolchain under
+``chroot`` (``reward_api.bench.languages``). A bounded subset of each language runs in the
+normal tier; every program in the slow tier.
 
 Needs root (chroot), bwrap, the language roots and the data; skips without them outside CI.
 """
@@ -38,16 +40,51 @@ def _needs(language: str) -> None:
         pytest.skip(f"no MBXP data at {bench.MBXP} (set CODEREWARD_MBXP_DIR)")
 
 
-def _check(language: str, limit: int | None, workers: int) -> None:
+EXIT_0 = "System.exit(0) before the test's first comparison"
+REJECTED_BY_DESIGN = {
+    ("canonical", "mbxp/MBJSP/243", "canonical"): "sort(compare): calls a function the test declares",
+    ("canonical", "mbxp/MBJP/106", "canonical"): EXIT_0,
+    ("mutants", "mbxp/MBJP/106", "canonical-m1"): EXIT_0,
+    ("canonical", "mbxp/MBJP/325", "canonical"): "reads stdin, finds none, System.exit(0)",
+}  # fmt: skip
+"""(programs, problem, sample): programs that pass plain execution only in a way the
+verifier refuses by design, so the sandboxed ``wrong_answer`` is the one allowed
+disagreement, and only in that direction. An early exit: plain execution passes any exit
+status 0, CONTRACT.md ("Other languages") never does. A name the test declares: node
+hoists the test's ``function compare`` into the module the program shares, while the
+verifier runs the test as the body of a function (``reward_api.verify.languages``,
+"Redefinitions"), so nothing the program declares reaches the test and nothing the test
+declares reaches the program: a ``ReferenceError`` (the program alone is broken; with its
+own ``compare`` the verifier accepts it)."""
+
+
+FLIPS = {
+    ("mutants", "mbxp/MBGP/362", "72-m1"): "the most frequent value taken in map order",
+}
+"""(programs, problem, sample): programs whose verdict plain execution itself flips from
+run to run, so either disagreement is allowed. MBGP/362's mutant of model sample 72 picks
+the value of highest count by ranging over a ``map[int]int`` and a tie goes to whichever
+key Go's randomised map order yields first: five plain runs of the same binary passed
+once and failed four times, and two verifier runs accepted once."""
+
+
+def _check(language: str, limit: int | None, workers: int, programs: str = "samples") -> None:
     _needs(language)
-    pairs = bench.load(language, limit)
+    pairs = bench.load(language, limit, programs=programs)
     result = bench.agreement(language, pairs, workers=workers)
-    print(f"{language}: {result.agree}/{len(pairs)} agree, {sum(result.sandboxed)} accepted")
-    left = [d for d in result.disagreements() if not (d[0] in FALLS_OFF and d[2] and not d[1])]
+    print(f"{language} {programs}: {result.agree}/{len(pairs)} agree, "
+          f"{sum(result.sandboxed)} accepted")  # fmt: skip
+    left = [
+        d for d in result.disagreements()
+        if (programs, d[0], d[1]) not in FLIPS and not (d[3] and not d[2] and (
+            (programs == "samples" and d[0] in FALLS_OFF) or (programs, d[0], d[1]) in REJECTED_BY_DESIGN
+        ))
+    ]  # fmt: skip
     assert left == []
-    assert any(result.plain), "no sample passes: the comparison would prove little"
-    if limit is None:
-        assert not all(result.plain), "every model sample passes: the comparison would prove little"
+    if programs != "mutants" or limit is None:  # a few mutants may well all fail
+        assert any(result.plain), "no program passes: the comparison would prove little"
+    if limit is None or programs == "mutants":
+        assert not all(result.plain), "every program passes: the comparison would prove little"
 
 
 @pytest.mark.parametrize("language", sorted(bench.FILES))
@@ -59,6 +96,31 @@ def test_a_subset_of_model_samples_agrees_with_plain_execution(language: str) ->
 @pytest.mark.parametrize("language", sorted(bench.FILES))
 def test_every_model_sample_agrees_with_plain_execution(language: str) -> None:
     _check(language, None, workers=2)
+
+
+CANONICAL = sorted(set(bench.FILES) - {"go"})  # MBGP has no canonical solutions
+
+
+@pytest.mark.parametrize("language", CANONICAL)
+def test_a_subset_of_canonical_solutions_agrees_with_plain_execution(language: str) -> None:
+    _check(language, SUBSET, workers=2, programs="canonical")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", CANONICAL)
+def test_every_canonical_solution_agrees_with_plain_execution(language: str) -> None:
+    _check(language, None, workers=2, programs="canonical")
+
+
+@pytest.mark.parametrize("language", sorted(bench.FILES))
+def test_a_subset_of_mutants_agrees_with_plain_execution(language: str) -> None:
+    _check(language, SUBSET, workers=2, programs="mutants")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("language", sorted(bench.FILES))
+def test_every_mutant_agrees_with_plain_execution(language: str) -> None:
+    _check(language, None, workers=2, programs="mutants")
 
 
 def test_a_failed_console_assert_fails_the_plain_run() -> None:
