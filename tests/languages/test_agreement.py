@@ -97,6 +97,7 @@ def test_a_subset_of_model_samples_agrees_with_plain_execution(language: str) ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)  # every program of a language: 15 to 30 min on a quiet 2-core host
 @pytest.mark.parametrize("language", sorted(bench.FILES))
 def test_every_model_sample_agrees_with_plain_execution(language: str) -> None:
     _check(language, None, workers=2)
@@ -111,6 +112,7 @@ def test_a_subset_of_canonical_solutions_agrees_with_plain_execution(language: s
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)  # every program of a language: 15 to 30 min on a quiet 2-core host
 @pytest.mark.parametrize("language", CANONICAL)
 def test_every_canonical_solution_agrees_with_plain_execution(language: str) -> None:
     _check(language, None, workers=2, programs="canonical")
@@ -122,6 +124,7 @@ def test_a_subset_of_mutants_agrees_with_plain_execution(language: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(7200)  # every program of a language: 15 to 30 min on a quiet 2-core host
 @pytest.mark.parametrize("language", sorted(bench.FILES))
 def test_every_mutant_agrees_with_plain_execution(language: str) -> None:
     _check(language, None, workers=2, programs="mutants")
