@@ -2080,8 +2080,11 @@ def js_prelude(modules: list[str] | tuple[str, ...] = (), entries: int = 0) -> s
     ``OtherArray``, an empty frozen object on ``Array.prototype``: the builtins' methods,
     and, as for the subclass under plain node, ``deepStrictEqual`` fails it against a
     plain array while ``deepEqual`` and ``every`` compare its elements. A ``Proxy`` is
-    read through its traps once, onto ``OtherObject`` when it is no array; a boxed
-    primitive is boxed again. Left as they are (copying would change what
+    read through its traps once, onto ``OtherObject`` (an empty frozen object on
+    ``Object.prototype``) when it is no array, and so is an object on a builtin's
+    prototype without that builtin's brand (``{length: 3, __proto__: Array.prototype}``,
+    of which ``Array.prototype.every`` holds vacuously); a boxed primitive is boxed
+    again. Left as they are (copying would change what
     ``deepStrictEqual`` says of honest answers, or they are no data): class instances,
     ``Map``, ``Set``, ``Date``, ``RegExp``, typed arrays, promises, errors, generators,
     and what they hold. An array over 65,536 (and up to 16,777,216) elements is copied
@@ -2321,7 +2324,7 @@ _JS_PRELUDE = r"""'use strict';
     const { ownKeys, getPrototypeOf, setPrototypeOf, defineProperty, apply: call } = Reflect;
     const hasOwn = Object.prototype.hasOwnProperty;
     const isEnumerable = Object.prototype.propertyIsEnumerable;
-    const { isProxy } = require('util').types;
+    const types = require('util').types, { isProxy } = types;
     const ArrayProto = Array.prototype, ObjectProto = Object.prototype, create = Object.create;
     const OtherArray = Object.freeze(create(ArrayProto));
     const OtherObject = Object.freeze(create(ObjectProto));
@@ -2332,6 +2335,22 @@ _JS_PRELUDE = r"""'use strict';
     const ObjectC = Object, TypeErrorC = TypeError;
     const boxes = new SafeMap();  // each boxed primitive's prototype, with its own valueOf
     for (const C of [Number, String, Boolean, BigInt, Symbol]) call(mapSet, boxes, [C.prototype, C.prototype.valueOf]);
+    // the other builtins' prototypes, each with the test of the brand an object on it must
+    // carry to go through as it is ({ length: 3, __proto__: Array.prototype } is no array,
+    // and Array.prototype.every of it holds, vacuously)
+    const brands = new SafeMap();
+    const never = () => false;
+    const typed = [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array,
+      Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array];
+    for (const [C, brand] of [[Array, never], [Function, never], [Map, types.isMap], [Set, types.isSet],
+      [WeakMap, types.isWeakMap], [WeakSet, types.isWeakSet], [Date, types.isDate],
+      [RegExp, types.isRegExp], [Promise, types.isPromise], [ArrayBuffer, types.isArrayBuffer],
+      [SharedArrayBuffer, types.isSharedArrayBuffer], [DataView, types.isDataView],
+      [Object.getPrototypeOf(Int8Array), types.isTypedArray], ...typed.map((T) => [T, types.isTypedArray]),
+      ...[Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError, AggregateError]
+        .map((E) => [E, types.isNativeError])]) {
+      call(mapSet, brands, [C.prototype, brand]);
+    }
     const hidden = new SafeSet(['toJSON']);
     for (const C of [Object, Array, String, Number, Boolean, BigInt, Symbol, Function, Map, Set,
       WeakMap, WeakSet, Date, RegExp, Promise, Error]) {
@@ -2381,12 +2400,19 @@ _JS_PRELUDE = r"""'use strict';
           out = create(OtherObject);
         } else {
           const valueOf = call(mapGet, boxes, [proto]);
-          if (valueOf === undefined) return v;
-          let p;
-          try { p = call(valueOf, v, []); } catch (e) { return v; }
-          out = ObjectC(p);
-          call(mapSet, seen, [v, out]);
-          return out;
+          if (valueOf !== undefined) {
+            let p, boxed = false;
+            try { p = call(valueOf, v, []); boxed = true; } catch (e) {}
+            if (boxed) {
+              out = ObjectC(p);
+              call(mapSet, seen, [v, out]);
+              return out;
+            }
+          } else {
+            const brand = call(mapGet, brands, [proto]);
+            if (brand === undefined || brand(v)) return v;  // a class instance, or a builtin as it is
+          }
+          out = create(OtherObject);  // a builtin's prototype without the builtin's brand
         }
         call(mapSet, seen, [v, out]);
         todo = { __proto__: null, from: v, to: out, next: todo };
