@@ -2357,9 +2357,11 @@ _JS_PRELUDE = r"""'use strict';
       for (const k of Object.getOwnPropertyNames(C.prototype)) call(setAdd, hidden, [k]);
     }
     const pristine = new SafeSet();  // the global builtins, which the test gets as they are
-    for (const k of Object.getOwnPropertyNames(globalThis)) {
-      const d = Object.getOwnPropertyDescriptor(globalThis, k);
-      if (d && typeof d.value === 'function') call(setAdd, pristine, [d.value]);
+    for (let o = globalThis; o !== null; o = Object.getPrototypeOf(o)) {  // toString too
+      for (const k of Object.getOwnPropertyNames(o)) {
+        const d = Object.getOwnPropertyDescriptor(o, k);
+        if (d && typeof d.value === 'function') call(setAdd, pristine, [d.value]);
+      }
     }
     const put = (o, k, v) => {
       if (k in o) defineProperty(o, k, { __proto__: null, value: v, writable: true, enumerable: true, configurable: true });
