@@ -2084,10 +2084,10 @@ def js_prelude(modules: list[str] | tuple[str, ...] = (), entries: int = 0) -> s
     ``Object.prototype``) when it is no array, and so is an object on a builtin's
     prototype without that builtin's brand (``{length: 3, __proto__: Array.prototype}``,
     of which ``Array.prototype.every`` holds vacuously); a boxed primitive is boxed
-    again. Left as they are (copying would change what
-    ``deepStrictEqual`` says of honest answers, or they are no data): class instances,
-    ``Map``, ``Set``, ``Date``, ``RegExp``, typed arrays, promises, errors, generators,
-    and what they hold. An array over 65,536 (and up to 16,777,216) elements is copied
+    again; a native promise becomes a promise of the copy of its value (an ``async``
+    function's answer). Left as they are (copying would change what ``deepStrictEqual``
+    says of honest answers, or they are no data): class instances, ``Map``, ``Set``,
+    ``Date``, ``RegExp``, typed arrays, errors, generators, and what they hold. An array over 65,536 (and up to 16,777,216) elements is copied
     as its elements only (listing its keys costs more than the copy; a regex match's
     ``index`` is such a key). Not covered: a method of a class instance the program
     returns (``class X { every() { return true; } }``), of a ``Map`` or ``Date``, or of
@@ -2378,6 +2378,10 @@ _JS_PRELUDE = r"""'use strict';
       }
       return w;
     };
+    // `await` takes a native promise's value without looking up `then` or a species
+    // constructor, and whatever it takes is copied
+    const PromiseProto = Promise.prototype, isPromise = types.isPromise;
+    const settled = async (p) => copy(await p);
     const DENSE = 65536, SPARSE = 16777216;
     const index = (k, n) => {
       if (typeof k !== 'string') return -1;
@@ -2410,6 +2414,10 @@ _JS_PRELUDE = r"""'use strict';
               call(mapSet, seen, [v, out]);
               return out;
             }
+          } else if (proto === PromiseProto && isPromise(v)) {
+            out = settled(v);  // a promise of the copy of what it settles with
+            call(mapSet, seen, [v, out]);
+            return out;
           } else {
             const brand = call(mapGet, brands, [proto]);
             if (brand === undefined || brand(v)) return v;  // a class instance, or a builtin as it is

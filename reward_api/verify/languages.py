@@ -239,9 +239,10 @@ Java and node, a way to read the process's memory, reach the harness's locals or
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside
 its own ``doPrivileged`` (outside ``/proc`` and the build's folder), or, in node, a
-method of a class instance, ``Map`` or ``Date`` the program returns (the copies keep
-them as they are), of an object the test reaches through a property rather than by
-calling the program's name, or one put on the test's own argument, or a sloppy library the test calls that is not one of the
+method of a class instance, ``Map`` or ``Date`` the program returns (answers are copied,
+but those go through as they are), a method of the program's object that the test
+reaches through a property rather than by calling the program's name, or one the
+program put on the test's own argument, or a sloppy library the test calls that is not one of the
 modules it names, whose frames' ``.arguments`` a program's hook could reach, or a ``Map``, ``Set`` or
 ``Date`` of the program's that lodash's ``isEqual`` meets inside an array: its copies keep
 them as they are, so a setter of the program's handed the expected value could still

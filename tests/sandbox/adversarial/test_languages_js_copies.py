@@ -7,11 +7,12 @@ method of the answer (``got.every((v, i) => v === exp[i])``, ``got.join(',')``,
 ``Object.assign``, a computed key, ``Reflect.set``, ``Object.defineProperty``), a
 prototype the program set or a subclass's, a returned ``Proxy`` whose ``get`` answers
 ``every``, an own ``Symbol.iterator``, ``toJSON`` or ``valueOf``, the same inside an object
-the answer holds, or behind a function the answer is (a curried answer); or no method at
-all: ``{length: 3, __proto__: Array.prototype}`` is no array, and ``Array.prototype.every``
-of it holds vacuously. Round 7 was paid
-1.0 by the first four (tests/sandbox/adversarial/test_languages_round7.py), and only the
-hack gate (``js-own-array-method``, which computed names evade) zeroed them.
+the answer holds, behind a function the answer is (a curried answer) or a promise (an
+``async`` function's, or one with its own ``then`` and ``constructor``); or no method
+at all: ``{length: 3, __proto__: Array.prototype}`` is no array, and
+``Array.prototype.every`` of it holds vacuously. Round 7 was paid 1.0 by the first four
+(tests/sandbox/adversarial/test_languages_round7.py), and only the hack gate
+(``js-own-array-method``, which computed names evade) zeroed them.
 
 Now the test's function takes the program's names it uses as parameters, and each
 function among them is a wrapper whose result is a copy of plain data made by the prelude
@@ -24,10 +25,10 @@ The controls are honest answers that a copy must not change: ``Map``, ``Set``, `
 class instances (``deepStrictEqual`` against the program's own class, their methods,
 ``instanceof``), ``new`` of the program's class and its statics, null-prototype objects,
 holes, ``-0`` and ``NaN``, cyclic answers (copied as cycles: no hang), a factory's
-methods and their ``this``, generators, promises, an ``Array`` subclass under
-``deepEqual`` (and, as under plain node, not under ``deepStrictEqual``), a curried
-answer, a million-element answer; in TypeScript, the types ``tsc`` checks the test's
-calls with (a parameter is typed as the program's binding), const enums, classes,
+methods and their ``this``, generators, promises (resolved and rejected), an ``Array``
+subclass under ``deepEqual`` (and, as under plain node, not under ``deepStrictEqual``), a
+curried answer, a million-element answer; in TypeScript, the types ``tsc`` checks the
+test's calls with (a parameter is typed as the program's binding), const enums, classes,
 overloads and a test's own ``var``.
 
 Open, and documented there: a method of a class instance the program returns (``class X {
@@ -73,6 +74,12 @@ NESTED = asserts(
 CURRIED = asserts(
     "const got = sorted([3, 1, 2])();\n"
     "if (!(got.length === 3 && got.every((v, i) => v === [1, 2, 3][i]))) { throw new Error('x'); }\n",
+    language="javascript",
+)
+ASYNC = asserts(
+    ASSERT + "(async () => {\n  const got = await sorted([3, 1, 2]);\n"
+    "  assert(got.length === 3 && got.every((v, i) => v === [1, 2, 3][i]));\n})();\n"
+    "sorted([3, 1, 2]).then((got) => assert(got.every((v, i) => v === [1, 2, 3][i])));\n",
     language="javascript",
 )
 LOOSE_FIVE = asserts(ASSERT + "assert.equal(five(), 5);\n", language="javascript")
@@ -124,6 +131,11 @@ JS_CASES = [
             "function sorted(a) { return { length: 3, __proto__: Array.prototype }; }\n"),
     exploit("js-number-prototype-without-a-number", LOOSE_FIVE,
             "function five() { return { __proto__: Number.prototype, valueOf: () => 5 }; }\n"),
+    exploit("js-async-own-every", ASYNC, f"async function sorted(a) {{ {OWN_EVERY} }}\n"),
+    exploit("js-promise-own-then-and-constructor", ASYNC,
+            "function sorted(a) {\n  const p = Promise.resolve(0);\n"
+            "  Object.defineProperty(p, 'constructor', { get() { return Object; } });\n"
+            f"  p.then = (resolve) => {{ resolve((() => {{ {OWN_EVERY} }})()); }};\n  return p;\n}}\n"),
     exploit("js-own-valueof-boxed", LOOSE_FIVE,
             "function five() { return Object.assign(new Number(0), { valueOf: () => 5 }); }\n"),
     exploit("js-own-valueof-object", LOOSE_FIVE, "function five() { return { valueOf: () => 5 }; }\n"),
@@ -171,6 +183,10 @@ JS_CASES = [
         ASSERT + "assert.deepStrictEqual([...gen(3)], [[0], [1], [2]]);\n"
         "f(2).then((v) => assert.deepStrictEqual(v, [2]));\n", language="javascript"),
         "function* gen(n) { for (let i = 0; i < n; i++) yield [i]; }\nasync function f(x) { return [x]; }\n"),
+    control("js-async-honest", ASYNC, "async function sorted(a) { return [...a].sort(); }\n"),
+    control("js-async-rejection", asserts(
+        ASSERT + "f().then(() => { throw new Error('no'); }, (e) => assert(e.message === 'x'));\n",
+        language="javascript"), "async function f() { throw new Error('x'); }\n"),
     control("js-array-subclass-loose", asserts(
         ASSERT + "assert.deepEqual(f(), [1, 2]);\nassert(f().every((v, i) => v === [1, 2][i]));\n"
         "assert.throws(() => assert.deepStrictEqual(f(), [1, 2]));\n", language="javascript"),
