@@ -2328,7 +2328,7 @@ _JS_PRELUDE = r"""'use strict';
     const ArrayProto = Array.prototype, ObjectProto = Object.prototype, create = Object.create;
     const OtherArray = Object.freeze(create(ArrayProto));
     const OtherObject = Object.freeze(create(ObjectProto));
-    const floor = Math.floor, ProxyC = Proxy, SafeMap = Map, SafeSet = Set, SafeWeakMap = WeakMap;
+    const bind = Function.prototype.bind, floor = Math.floor, ProxyC = Proxy, SafeMap = Map, SafeSet = Set, SafeWeakMap = WeakMap;
     const mapGet = Map.prototype.get, mapSet = Map.prototype.set;
     const setHas = Set.prototype.has, setAdd = Set.prototype.add;
     const weakGet = WeakMap.prototype.get, weakSet = WeakMap.prototype.set, weakHas = WeakMap.prototype.has;
@@ -2389,12 +2389,17 @@ _JS_PRELUDE = r"""'use strict';
       return i >= 0 && i < n && floor(i) === i && '' + i === k ? i : -1;
     };
     const copy = (root) => {
+      if (root === null || typeof root !== 'object') return typeof root === 'function' ? wrap(root) : root;
       const seen = new SafeMap();
-      let todo = null;
+      const seenGet = call(bind, mapGet, [seen]), seenSet = call(bind, mapSet, [seen]);
+      const froms = [], tos = [];  // the copies still to fill, a stack (no prototype: no setter)
+      setPrototypeOf(froms, null);
+      setPrototypeOf(tos, null);
+      let top = 0;
       const take = (v) => {
         if (typeof v === 'function') return wrap(v);
         if (v === null || typeof v !== 'object') return v;
-        let out = call(mapGet, seen, [v]);
+        let out = seenGet(v);
         if (out !== undefined) return out;
         const proto = getPrototypeOf(v);
         if (isArray(v)) {
@@ -2411,12 +2416,12 @@ _JS_PRELUDE = r"""'use strict';
             try { p = call(valueOf, v, []); boxed = true; } catch (e) {}
             if (boxed) {
               out = ObjectC(p);
-              call(mapSet, seen, [v, out]);
+              seenSet(v, out);
               return out;
             }
           } else if (proto === PromiseProto && isPromise(v)) {
             out = settled(v);  // a promise of the copy of what it settles with
-            call(mapSet, seen, [v, out]);
+            seenSet(v, out);
             return out;
           } else {
             const brand = call(mapGet, brands, [proto]);
@@ -2424,8 +2429,10 @@ _JS_PRELUDE = r"""'use strict';
           }
           out = create(OtherObject);  // a builtin's prototype without the builtin's brand
         }
-        call(mapSet, seen, [v, out]);
-        todo = { __proto__: null, from: v, to: out, next: todo };
+        seenSet(v, out);
+        froms[top] = v;
+        tos[top] = out;
+        top++;
         return out;
       };
       const keyed = (from, to, k) => {
@@ -2459,9 +2466,10 @@ _JS_PRELUDE = r"""'use strict';
         to.length = n;
       };
       const result = take(root);
-      while (todo !== null) {
-        const from = todo.from, to = todo.to;
-        todo = todo.next;
+      while (top > 0) {
+        top--;
+        const from = froms[top], to = tos[top];
+        froms[top] = tos[top] = undefined;
         fill(from, to);
       }
       return result;
