@@ -2087,11 +2087,13 @@ def js_prelude(modules: list[str] | tuple[str, ...] = (), entries: int = 0) -> s
     again; a native promise becomes a promise of the copy of its value (an ``async``
     function's answer). Left as they are (copying would change what ``deepStrictEqual``
     says of honest answers, or they are no data): class instances, ``Map``, ``Set``,
-    ``Date``, ``RegExp``, typed arrays, errors, generators, and what they hold. An array over 65,536 (and up to 16,777,216) elements is copied
-    as its elements only (listing its keys costs more than the copy; a regex match's
-    ``index`` is such a key). Not covered: a method of a class instance the program
-    returns (``class X { every() { return true; } }``), of a ``Map`` or ``Date``, or of
-    what they hold; a method of the program's object the test calls through a property
+    ``Date``, ``RegExp``, typed arrays, errors, generators, and what they hold. An array
+    over 65,536 (and up to 16,777,216) elements is copied as its elements only (listing
+    its keys costs more than the copy; a regex match's ``index`` is such a key). The copy
+    costs node 18 about 0.05 s per million numbers, 0.4 s per 100,000 small objects and
+    1.8 s per million two-element arrays (sandbox_images/README.md). Not covered: a
+    method of a class instance the program returns (``class X { every() { return true;
+    } }``), of a ``Map`` or ``Date``, or of what they hold; a method of the program's object the test calls through a property
     (``Solution.solve(x)``, ``new C().method()``: only a call of the name itself is
     wrapped); a value the test reads by name (a top-level array of the program's); what
     the program does to the test's own arguments (an ``every`` put on the array the test
