@@ -144,7 +144,12 @@ Trust, per test type:
   JSON.stringify([...])`` hold for any answer), and runs the test as
   the body of a function whose parameters are a trusted ``require``, the real ``JSON``,
   ``Object`` and the other builtins (so ``var JSON = ...`` or a hoisted ``function
-  require`` of the program shadows them for the program only); the trusted ``require``
+  require`` of the program shadows them for the program only), and whose first
+  parameters are the program's names the test uses, each function among them a wrapper
+  whose results are copies of plain data (``compiled_eq.js_prelude``'s "Answers": an
+  answer's own ``every`` or ``join``, however it was put there, a subclass's, a returned
+  ``Proxy``'s, is not what the test calls; class instances, ``Map``, ``Set``, ``Date``
+  go through as they are); the trusted ``require``
   answers the test's modules with the frozen objects, whatever ``require.cache`` or
   ``Module._load`` hold by then. A TypeScript test's ``import * as``, ``import x =
   require`` and ``import {...}`` lines become ``const`` declarations of that function
@@ -233,7 +238,11 @@ openers refuse); in
 Java and node, a way to read the process's memory, reach the harness's locals or read
 the test's text that their guards do not name (they refuse what is listed above and
 allow the rest: for instance JDK code that reads a file of the program's choosing inside
-its own ``doPrivileged`` (outside ``/proc`` and the build's folder), or a sloppy library the test calls that is not one of the
+its own ``doPrivileged`` (outside ``/proc`` and the build's folder), or, in node, a
+method of a class instance, ``Map`` or ``Date`` the program returns (answers are copied,
+but those go through as they are), a method of the program's object that the test
+reaches through a property rather than by calling the program's name, or one the
+program put on the test's own argument, or a sloppy library the test calls that is not one of the
 modules it names, whose frames' ``.arguments`` a program's hook could reach, or a ``Map``, ``Set`` or
 ``Date`` of the program's that lodash's ``isEqual`` meets inside an array: its copies keep
 them as they are, so a setter of the program's handed the expected value could still
@@ -585,7 +594,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
     if language in ("javascript", "typescript"):
-        files = _js_unit(program, test, language == "typescript")
+        files = _js_unit(program, test, language == "typescript", entry_points)
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
@@ -1698,25 +1707,49 @@ JS_PRELUDE = "cr_pre.js"
 program declares (hoisted ``function require``, ``var JSON``) reaches it."""
 
 
-def _js_unit(program: str, test: str, typescript: bool) -> dict[str, str]:
+def _js_unit(
+    program: str, test: str, typescript: bool, entry_points: Collection[str] = ()
+) -> dict[str, str]:
     """The program, then the test as the body of a function handed to the prelude's
     ``__cr_run`` (compiled_eq.js_prelude), which calls it with the real builtins and
     reports on the pass channel when it returned. The function is strict (``'use strict'``:
     a sloppy one is the ``caller`` of the program's functions, and its source holds the
     test's expected values); the program stays as it was written. A TypeScript test's
-    ``import`` lines stay at the top level (where TypeScript requires them)."""
+    ``import`` lines stay at the top level (where TypeScript requires them).
+
+    The function's first parameters are the names it may take from the program
+    (``compiled_eq.js_entry_names``), whose values the unit hands over beside it as
+    ``typeof name === 'undefined' ? void 0 : name`` (a name the program does not bind is
+    ``undefined``, as nothing of the program's): the prelude turns each function among them
+    into a wrapper whose results are copies (``js_prelude``'s "Answers"), so inside the
+    test, and only there, ``sorted`` is the wrapper. The test's code is a block of its own
+    in that function, so that its own ``let``, ``const`` or ``function`` of such a name
+    shadows the parameter (no redeclaration). In TypeScript each parameter has the type of
+    the program's binding (``typeof name``, through an alias at the top level, where the
+    name is the program's) and each line that names the program's binding is under ``//
+    @ts-ignore``: a name the program does not bind as a value (a word of the test's
+    strings, a type) is ``any`` there, never a compile error."""
     imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
-    params = compiled_eq.ts_params() if typescript else ", ".join(compiled_eq.JS_PARAMS)
+    names = compiled_eq.js_entry_names(test, entry_points, program, typescript)
+    values = [f"typeof {n} === 'undefined' ? void 0 : {n}" for n in names]
+    if typescript:
+        aliases = "".join(f"// @ts-ignore\ntype __cr_t_{n} = typeof {n};\n" for n in names)
+        given = "".join(f"// @ts-ignore\n{v},\n" for v in values)
+        params = ", ".join([*(f"{n}: __cr_t_{n}" for n in names), compiled_eq.ts_params()])
+    else:
+        aliases = ""
+        given = "".join(f"{v},\n" for v in values)
+        params = ", ".join([*names, *compiled_eq.JS_PARAMS])
     declare = "export {};\n" if consts else ""  # still a module, as with its imports
     # The call goes through an object literal's prototype, never through a name: a
     # program's own ``function __cr_run`` (hoisted in the module's scope) was handed the
     # test's function, ran it with a fake ``require`` whose assert recorded each expected
     # value, then passed it on to the real one and answered from the record.
     run = "(({}) as any).__cr_run" if typescript else "({}).__cr_run"
-    source = (f"{program}\n\n{declare}{imports}\n;{run}(function ({params}) {{\n"
-              f"'use strict';\n{consts}\n{body}\n}});\n")  # fmt: skip
+    source = (f"{program}\n\n{declare}{imports}\n{aliases};{run}([\n{given}], function ({params}) {{\n"
+              f"'use strict';\n{{\n{consts}\n{body}\n}}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
-    prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test))
+    prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test), len(names))
     return {name: source, JS_PRELUDE: prelude}
 
 

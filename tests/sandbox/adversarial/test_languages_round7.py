@@ -29,16 +29,14 @@ that answers only where ``main.i`` or ``main.ii`` is found is not paid (the buil
 ``remove`` takes it before any test runs).
 
 A JavaScript test that calls a method of the program's answer (``got.every((v, i) => v
-=== exp[i])``, ``got.join(',')``) runs the program's method: an own ``every``
+=== exp[i])``, ``got.join(',')``) ran the program's method: an own ``every``
 (``Object.defineProperty``, paid before today too; since the builtins' methods became
 accessors, a plain ``r.every = () => true`` as well, which threw or did nothing before),
-or a subclass of ``Array`` whose ``every`` holds. The execution still accepts them
-(``OWN_METHODS``); the hack gate zeroes them now (``js-own-array-method``: a value given
-its own ``every``, ``some``, ``join``, ``includes``, ``indexOf``, ``find`` or ``at``,
-assigned, defined or by a class that extends a builtin). ``deepStrictEqual``,
-``deepEqual`` and lodash's ``isEqual`` of the same answers fail, as they compare own
-elements with the library's own code. Closing it in the execution needs the test's calls
-of entry points to hand back plain copies (the prelude's ``snapshot``).
+or a subclass of ``Array`` whose ``every`` holds (``OWN_METHODS``, paid 1.0 by the
+execution; the hack gate's ``js-own-array-method`` zeroed them). Now the execution refuses
+them: the program's functions the test calls reach it as wrappers whose results are
+copies of plain data (``compiled_eq.js_prelude``'s "Answers"; more variants in
+test_languages_js_copies.py), so the test never calls the program's ``every`` or ``join``.
 
 Open: the compile-time oracle itself (``__has_include`` of any path, ``/proc/self/fd/N``)
 still answers the program, it just no longer tells the check and the compiler apart.
@@ -212,14 +210,5 @@ def test_round7_exploits_earn_nothing_and_controls_pass(verifier, name):
 
 
 @pytest.mark.parametrize("name", OWN_METHODS.names)
-def test_round7_javascript_own_methods_earn_nothing(verifier, name):
-    case = OWN_METHODS.by_name[name]
-    if case.honest:
-        OWN_METHODS.check(verifier, name)
-        return
-    run = OWN_METHODS.run(verifier)
-    assert run.error is None, run.error
-    r = run.results[name]
-    # the execution still accepts these (module docstring); the hack gate pays them 0
-    assert r.reward == 0.0, (name, r.reward, r.reward_parts)
-    assert not r.accepted or (r.reward_parts or {}).get("hack_gate") == 1.0, (name, r.reward_parts)
+def test_round7_javascript_own_methods_fail_in_the_execution(verifier, name):
+    OWN_METHODS.check(verifier, name)
