@@ -1962,15 +1962,15 @@ JS_RESERVED = frozenset({
 """Words no strict function's parameter may be named (ECMAScript's reserved words, strict
 mode's and a module's, ``eval`` and ``arguments``)."""
 _JS_WORD = re.compile(
-    r"(?<![\w$\u0080-\U0010ffff])(?<![^.]\.)[A-Za-z_$][\w$]*(?![\w$\u0080-\U0010ffff])", re.A
+    rf"(?<![\w$\u0080-\U0010ffff])(?<![^.]\.){_JS_NAME}(?![\w$\u0080-\U0010ffff])", re.A
 )
 """A word of ASCII identifier characters, whole, not after a property access's ``.`` (a
 spread's ``...`` is no property access)."""
 _JS_DECLARED = re.compile(
-    r"\b(?:(?:var|let|const|class)\s+|function(?:\s+|\s*\*\s*))([A-Za-z_$][\w$]*)", re.A
+    rf"\b(?:(?:var|let|const|class)\s+|function(?:\s+|\s*\*\s*))({_JS_NAME})", re.A
 )
 _JS_PATTERN = re.compile(r"\b(?:var|let|const)\s*([\[{][^=;]*)", re.A)
-_TS_CONST_ENUM = re.compile(r"\bconst\s+enum\s+([A-Za-z_$][\w$]*)", re.A)
+_TS_CONST_ENUM = re.compile(rf"\bconst\s+enum\s+({_JS_NAME})", re.A)
 
 
 def js_entry_names(
