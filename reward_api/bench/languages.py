@@ -394,7 +394,7 @@ def bench_languages(
                 "ratio_per_sample_rl_batch_g8_4_distinct": round(batch_s / plain_batch_s, 2),
                 "compile_s_per_build_sandboxed": round(compile_s / max(1, builds), 3),
                 "compile_s_median_plain": _median(plain_compiles),
-                "judge_builds (lifted C++ and Go asserts, apart)": judges,
+                "judge_builds (lifted C, C++ and Go asserts, apart)": judges,
                 "first_sample_s_sandboxed (cell server start)": round(first_s, 3),
             })  # fmt: skip
     return rows

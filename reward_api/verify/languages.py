@@ -214,7 +214,17 @@ the test's own ``deepCompare``, which sees the value only through ``json.Marshal
 of MBGP's tests) is lifted the same way (``reward_api.verify.lifted_go``): the recorder
 writes each value's JSON, and the judge, the test's own code fed those bytes, is built
 once per test in the checker cells of Go; HumanEval-X's ``go test`` shape stays beside
-the program (testify compares types, which JSON does not carry).
+the program (testify compares types, which JSON does not carry). A C assert test of the
+same shape (``assert(f(args) == E);``, ``T x = f(args);``: arguments of literals and C's
+own words, ``C_ARG_WORDS``) is lifted with C's halves of the recorder and the judge: the
+recorder names each call's type by ``_Generic`` and writes the bytes of its value, scalars
+alone (a pointer is an address in the candidate's process: a ``char *`` result, a test's
+array argument or a ``struct`` stays beside the program, or goes back); the judge, the
+test's own code with the program's standard headers and ``<assert.h>``, is compiled as C
+(``-O0``: its build is on the path of a problem's first sample), while the recorder is
+when the program's declarations spell the calls' types (``lifted.guess_c_types``). The
+candidate's build is then one plain compile: none of the checks of a C assert build
+(``_c_assert_build``) is needed where no test runs in the program's process.
 
 What still runs beside the program, and why: for every other assert test, the test code
 and the harness share the program's process, because these conventions call the
@@ -449,6 +459,10 @@ def _gcc(cc: str, std: str, src: str, *extra: str) -> Recipe:
 RECIPES: dict[str, Recipe] = {
     "c": Recipe("main.c", ("gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.c", "-lm"),
                 ("./prog",), remove=("main.c",)),
+    # a lifted C test's judge (``reward_api.verify.lifted``): the test's own code and no
+    # program's, unoptimised (its compile is on a sample's path; -O2 took ~45% longer)
+    "c-judge": Recipe("main.c", ("gcc", "-std=gnu11", "-O0", "-pipe", GOLD, "-s", "-o", "prog", "main.c", "-lm"),
+                      ("./prog",), remove=("main.c",)),
     "cpp": _gcc("g++", "gnu++17", "main.cpp", f"-I{PCH_DIR}"),
     "java": Recipe("Main.java",
                    ("javac", f"-J-XX:SharedArchiveFile={JAVAC_ARCHIVE}", *[f"-J{f}" for f in JVM_FAST[:2]],
@@ -504,6 +518,10 @@ class Unit:
     test's code, its ``Plan`` and, when the plan is independent of the program's types,
     its judge's source; the build is the recorder, and the test's code runs in the judge,
     apart, built with the unit's recipe."""
+    lift_guess: str | None = None
+    """A lifted C test's judge as the program's declarations predict its types
+    (``lifted.guess_c_types``), built while the recorder is: used only where the types the
+    recorder writes make the same source (the judge is then built, or being built)."""
     entry_points: tuple[str, ...] = ()
     """A C++ assert unit's entry points (the problem's): a C++ function of the program
     with one of these names is the function the test calls, not a library function's
@@ -631,6 +649,22 @@ def lifted_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
                 lift=(test, shape, judge))  # fmt: skip
 
 
+def lifted_c_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
+    """A C assert test lifted out of the program's process (``reward_api.verify.lifted``,
+    its C half): the program with the recorder, a build like a stdio program's (one
+    compile, no nonce, cached by content), its lines read on the pass channel; the judge,
+    the test's own code compiled as C apart from every program."""
+    program = c_newlines(program)
+    undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
+    source = lifted.recorder_c(program, test, shape, undefs)
+    headers = lifted.includes_c(program)
+    judge = lifted.judge_c(test, shape, None, headers) if shape.independent else None
+    types = None if judge is not None else lifted.guess_c_types(program, test, shape)
+    guess = lifted.judge_c(test, shape, types, headers) if types is not None else None
+    return Unit("c", {RECIPES["c"].source: source}, RECIPES["c"].run,
+                lift=(test, shape, judge), lift_guess=guess)  # fmt: skip
+
+
 def lifted_go_unit(program: str, test: str, shape: lifted_go.Plan) -> Unit | None:
     """A Go assert test lifted out of the program's process (``reward_api.verify.lifted_go``):
     the program with the test's imports (``_go_test_imports``, each package the test names
@@ -668,6 +702,13 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
             shape = lifted.plan(test, lifted.default_entry_points(test))
             shape = dataclasses.replace(shape, guessed=True) if shape else None
         return lifted_unit(program, test, shape) if shape is not None else None
+    if problem.language == "c" and _ASSEMBLED_HARNESS:
+        if problem.entry_points is not None:
+            shape = lifted.plan(test, entries, "c")
+        else:
+            shape = lifted.plan(test, lifted.default_entry_points_c(test), "c")
+            shape = dataclasses.replace(shape, guessed=True) if shape else None
+        return lifted_c_unit(program, test, shape) if shape is not None else None
     if problem.language == "go":
         go_shape = lifted_go.plan(test, entries)
         return lifted_go_unit(program, test, go_shape) if go_shape is not None else None
@@ -767,7 +808,7 @@ def build_spec(
     if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test's harness
         spec.update(_c_assert_build(unit))
         compile_argv = spec.pop("compile")
-    elif unit.lift is not None and unit.recipe == "cpp":
+    elif unit.lift is not None and unit.recipe in ("c", "cpp"):
         compile_argv = _lifted_build(recipe)
     if unit.link:
         assert compile_argv is not None
@@ -928,12 +969,14 @@ def _lifted_build(recipe: Recipe) -> list[str]:
     program's: only that line decides whether the test goes back beside the program, so
     no code of the program's may run before it."""
     assert recipe.compile is not None
-    cc, *flags = [a for a in recipe.compile if a not in ("-o", "prog", recipe.source, GOLD, "-s")]
+    drop = ("-o", "prog", recipe.source, GOLD, "-s", "-lm")
+    cc, *flags = [a for a in recipe.compile if a not in drop]
+    libs = ["-lm"] if "-lm" in recipe.compile else []
     script = (
         "set -e\n"
         f"{shlex.join([cc, *flags, '-c', recipe.source, '-o', 'main.o'])}\n"
         f"{c_object_check(cc, None, preinit=True)}"
-        f"{shlex.join([cc, '-O2', '-pipe', GOLD, '-s', '-o', 'prog', 'main.o'])}\n"
+        f"{shlex.join([cc, '-O2', '-pipe', GOLD, '-s', '-o', 'prog', 'main.o', *libs])}\n"
         "rm -f main.o\n"
     )
     return ["sh", "-c", script]

@@ -1,5 +1,6 @@
-"""C++ assert tests lifted out of the candidate's process: the test's code runs in a build
-that holds no program, fed the values the program's calls returned.
+"""C++ and C assert tests lifted out of the candidate's process: the test's code runs in a
+build that holds no program, fed the values the program's calls returned (C's halves:
+the section "C" below).
 
 An assert test shares the program's compilation unit by the datasets' convention
 (MBXP's ``int x0 = f(args); if (!(compare(x0, 8))) throw ...``, HumanEval-X's
@@ -47,6 +48,7 @@ the old way, for that sample (and for that test's later samples, by the test's h
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import hmac
@@ -54,6 +56,7 @@ import logging
 import re
 import secrets
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +67,8 @@ from reward_api.verify import compiled_eq
 log = logging.getLogger(__name__)
 
 HARNESS = Path(__file__).with_name("harness") / "lifted.hpp"
+C_RECORDER = Path(__file__).with_name("harness") / "lifted_c_recorder.h"
+C_JUDGE = Path(__file__).with_name("harness") / "lifted_c_judge.h"
 JUDGE_TIME_S = 10.0
 """Wall seconds a judge may take (at least the problem's ``time_s``)."""
 JUDGE_MEMORY_MB = 1024
@@ -88,6 +93,20 @@ ARG_WORDS = frozenset({
 })  # fmt: skip
 """Names a lifted call's arguments may hold: values made by the language and the standard
 library alone, evaluated the same in the candidate's build as beside the test."""
+
+C_ARG_WORDS = frozenset({
+    # C's words that build a value, and the standard headers' macros and types a test's
+    # literal arguments use (the recorder includes the test's own standard headers)
+    "true", "false", "NULL", "int", "long", "short", "unsigned", "signed", "char", "bool",
+    "_Bool", "float", "double", "const", "sizeof", "size_t", "int8_t", "int16_t", "int32_t",
+    "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "INT_MAX", "INT_MIN",
+    "LLONG_MAX", "LLONG_MIN", "LONG_MAX", "LONG_MIN", "UINT_MAX", "ULLONG_MAX", "ULONG_MAX",
+    "SHRT_MAX", "SHRT_MIN", "CHAR_MAX", "CHAR_MIN", "INT32_MAX", "INT32_MIN", "INT64_MAX",
+    "INT64_MIN", "UINT32_MAX", "UINT64_MAX", "SIZE_MAX", "INFINITY", "NAN", "DBL_MAX",
+    "DBL_MIN", "DBL_EPSILON", "FLT_MAX", "FLT_MIN", "FLT_EPSILON",
+})  # fmt: skip
+"""``ARG_WORDS`` of a C test (``plan`` with ``language="c"``): no C++ library name, which a
+C test may declare for itself (``int max = 5;``)."""
 
 _STATEMENT_HEADS = frozenset({"if", "for", "while", "do", "switch", "return", "try", "else",
                               "goto", "case", "default", "break", "continue", "throw",
@@ -170,8 +189,16 @@ def default_entry_points(test: str) -> tuple[str, ...]:
     return tuple(sorted({c for c in called if c not in defined and c not in LIBRARY_CALLS}))
 
 
-def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
-    """How ``test`` is lifted, or None when its shape does not allow it (module docstring)."""
+def plan(
+    test: str, entry_points: tuple[str, ...] | list[str], language: str = "cpp"
+) -> Plan | None:
+    """How ``test`` is lifted, or None when its shape does not allow it (module docstring).
+    ``language`` ``c``: the arguments' words are C's (``C_ARG_WORDS``), and a call that
+    initialises a variable of any type but a scalar one spelled with those words (a
+    pointer, a ``struct``) is not lifted: a pointer's value is an address in the
+    candidate's process, and the recorder writes scalars alone (``C_SCALARS``)."""
+    c = language == "c"
+    words = C_ARG_WORDS if c else ARG_WORDS
     entries = {e for e in entry_points if re.fullmatch(r"[A-Za-z_]\w*", e)}
     if not entries:
         return None
@@ -238,10 +265,14 @@ def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
                 return None
             close = toks[m + 1].match
             for n in range(m + 2, close):
-                if toks[n].kind == "id" and toks[n].text not in ARG_WORDS:
+                if toks[n].kind == "id" and toks[n].text not in words:
                     return None
             calls.append((toks[m].start, toks[close].end))
-            declared.append(_declared(test, toks, j, m, close, k))
+            declared.append(_declared(test, toks, j, m, close, k, words))
+            if c and m > j and declared[-1] is None and toks[m - 1].text == "=":
+                return None  # ``char *s = f(..);``, ``struct P p = f(..);``
+            if c and declared[-1] is not None and re.search(r"[*&\[]", declared[-1][0]):
+                return None
         i = k + 1
     if not calls:
         return None
@@ -254,14 +285,15 @@ def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
 
 
 def _declared(
-    test: str, toks: list[Any], j: int, m: int, close: int, k: int
-) -> tuple[str, str] | None:
+    test: str, toks: list[Any], j: int, m: int, close: int, k: int,
+    words: frozenset[str] = ARG_WORDS,
+) -> tuple[str, str] | None:  # fmt: skip
     """``TYPE NAME = CALL;`` with the call the whole initialiser and a type spelled with
-    ``ARG_WORDS`` alone (not ``auto``): the type's text and the name."""
+    ``words`` alone (not ``auto``): the type's text and the name."""
     if close != k - 1 or m - j < 3 or toks[m - 1].text != "=" or toks[m - 2].kind != "id":
         return None
     kind = toks[j : m - 2]
-    if any(t.text == "auto" or (t.kind == "id" and t.text not in ARG_WORDS) for t in kind):
+    if any(t.text == "auto" or (t.kind == "id" and t.text not in words) for t in kind):
         return None
     if any(t.kind == "lit" or t.text in ("(", "{", "[") for t in kind):
         return None
@@ -466,9 +498,13 @@ class Recorded:
     channel: str
 
 
-def read(channel: Any, calls: int) -> Recorded | None:
+def read(
+    channel: Any, calls: int, speller: Callable[[str], str | None] | None = None
+) -> Recorded | None:
     """The recorder's lines, or None when the channel holds anything else (nothing, the
-    program's own bytes, a cut line, more values than calls)."""
+    program's own bytes, a cut line, more values than calls). ``speller``: the alphabet's
+    reader (C++'s ``spell``, C's ``spell_c``)."""
+    speller = speller or spell
     if not isinstance(channel, str) or not channel.endswith("\n") or not channel.isascii():
         return None
     lines = channel[:-1].split("\n")
@@ -477,10 +513,203 @@ def read(channel: Any, calls: int) -> Recorded | None:
         return None
     if "?" in names:  # the harness's line, written before the program ran: not the program's
         return Recorded(None, channel)
-    spelled = [spell(n) for n in names]
+    spelled = [speller(n) for n in names]
     if any(s is None for s in spelled):
         return None
     return Recorded([s for s in spelled if s is not None], channel)
+
+
+# ------------------------------------------------------------------ C
+# A C assert test is lifted the same way, with C's own two halves
+# (``harness/lifted_c_recorder.h``, ``harness/lifted_c_judge.h``): the recorder names each
+# call site's type by ``_Generic`` (nothing runs) and writes each value as the bytes of its
+# object; the judge, compiled as C, hands call ``k``'s value back as
+# ``*(const T *)__cr_lift_take(k, sizeof(T))``. Only scalars are written: a pointer's value
+# is an address in the candidate's process (a ``char *`` into a static buffer the next call
+# overwrites would be judged on what it held when it returned, where the test beside the
+# program reads what it holds later), and a ``struct`` is the program's own type.
+C_SCALARS = {"b": "_Bool", "c": "char", "a": "signed char", "h": "unsigned char",
+             "s": "short", "t": "unsigned short", "i": "int", "j": "unsigned", "l": "long",
+             "m": "unsigned long", "x": "long long", "y": "unsigned long long", "f": "float",
+             "d": "double", "e": "long double"}  # fmt: skip
+_C_GENERIC = ", ".join(f'{t}: "{k}"' for k, t in C_SCALARS.items()) + ', default: "?"'
+C_LIBRARY_CALLS = LIBRARY_CALLS | frozenset({
+    "strcpy", "strncpy", "strcat", "strncat", "strstr", "strchr", "strrchr", "strdup",
+    "memcpy", "memmove", "memset", "malloc", "calloc", "realloc", "free", "qsort", "bsearch",
+    "sprintf", "snprintf", "fprintf", "scanf", "sscanf", "atoi", "atol", "atoll", "atof",
+    "strtol", "strtoll", "strtoul", "strtod", "fabsf", "fabsl", "sqrtf", "sqrtl", "powf",
+    "roundf", "floorf", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "isalnum", "ispunct",
+})  # fmt: skip
+"""``LIBRARY_CALLS`` of a C test with no entry points named (``default_entry_points``)."""
+_C_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([A-Za-z0-9_]+(?:/[A-Za-z0-9_]+)*\.h)>",
+                        re.M)  # fmt: skip
+
+
+@functools.cache
+def _c_half(path: Path) -> str:
+    return path.read_text()
+
+
+def spell_c(name: str) -> str | None:
+    """The C spelling of a type in the C recorder's alphabet (a scalar), or None."""
+    return C_SCALARS.get(name)
+
+
+def read_c(channel: Any, calls: int) -> Recorded | None:
+    """``read`` of a C recorder's lines."""
+    return read(channel, calls, spell_c)
+
+
+def default_entry_points_c(test: str) -> tuple[str, ...]:
+    """``default_entry_points`` of a C test: C's library calls excluded as well."""
+    return tuple(e for e in default_entry_points(test) if e not in C_LIBRARY_CALLS)
+
+
+def includes_c(code: str) -> str:
+    """The ``#include <...>`` lines of standard headers (a name of letters, digits, ``_``
+    and ``/`` ending ``.h``) of a C text, outside comments, normalised: no other text of
+    the program's reaches the judge. The recorder gets the test's (its calls see the
+    macros and types the test's arguments name, ``INT_MAX``, ``true``, as beside the test,
+    where those lines come after the program too); the judge the program's (beside the
+    program the test sees the headers it included: MBXP-style tests call ``assert`` with
+    no ``#include`` of their own)."""
+    code = compiled_eq.blank_cpp_comments(code)
+    out: list[str] = []
+    for m in _C_INCLUDE.finditer(code):
+        line = f"#include <{m.group(1)}>\n"
+        if line not in out:
+            out.append(line)
+    return "".join(out)
+
+
+def recorder_c(program: str, test: str, lift: Plan, undefs: str) -> str:
+    """The candidate's build of a lifted C test: the program, then (its macros undefined,
+    its pragmas reset) the test's standard headers, the recorder and a ``main`` that runs
+    the test's calls in order and writes their values. The recorder's names carry the tag
+    (``tag``); the program's own text is left as it is."""
+    exprs = [test[a:b] for a, b in lift.calls]
+    declared = lift.declared or (None,) * len(exprs)
+    names = ", ".join(
+        f"_Generic(({d[0]})0, {_C_GENERIC})" if d else f"_Generic(({e}), {_C_GENERIC})"
+        for e, d in zip(exprs, declared, strict=True)
+    )
+    calls = []
+    for e, d in zip(exprs, declared, strict=True):
+        # a call of no value (``void``) is not evaluated: its type is '?', and the test goes
+        # back beside the program whatever the recorder writes after the types' line
+        value = (f"{d[0]} __cr_lift_v = ({e});" if d else
+                 f"__auto_type __cr_lift_v = __builtin_choose_expr(__builtin_types_compatible_p("
+                 f"__typeof__({e}), void), 0, ({e}));")  # fmt: skip
+        calls.append(
+            f"  {{\n    {value}\n    __cr_lift_put((const volatile unsigned char *)&__cr_lift_v, "
+            "_Generic(__cr_lift_v, long double: 10, default: sizeof __cr_lift_v));\n  }\n"
+        )
+    ours = (
+        f"{includes_c(test)}{_c_half(C_RECORDER)}\n"
+        "/* codereward: the types' line, written before any code of the program's runs */\n"
+        f"static void __cr_lift_types(void) {{\n  const char *const names[] = {{{names}}};\n"
+        f"  __cr_lift_types_line(names, {len(exprs)});\n}}\n"
+        '__attribute__((section(".preinit_array"), used)) static void (*__cr_lift_entry)(void) '
+        "= __cr_lift_types;\n"
+        f"int main(void) {{\n{''.join(calls)}  return 0;\n}}\n"
+    ).replace("__cr_lift", f"__cr_lift_{tag(program, test)}")
+    return (
+        f"{program}\n\n/* codereward: the recorder compiles with the recipe's options, and sees the "
+        f"language, not the program's macros */\n#pragma GCC reset_options\n#pragma pack()\n"
+        f"{undefs}\n{ours}"
+    )
+
+
+_C_QUALIFIERS = frozenset({"static", "inline", "extern", "const", "__inline", "__inline__"})
+_C_TYPE_WORDS = _C_QUALIFIERS | {"unsigned", "signed", "long", "short", "int", "char", "float",
+                                 "double", "_Bool", "bool"}  # fmt: skip
+_C_DECLARATION = re.compile(r"(?:^|(?<=[;}]))\s*((?:[A-Za-z_]\w*\s+)+)([A-Za-z_]\w*)\s*\(", re.M)
+
+
+def _c_scalar(words: list[str]) -> str | None:
+    """The ``C_SCALARS`` spelling of a declaration's type words, or None."""
+    count = Counter(w for w in words if w not in _C_QUALIFIERS)
+    longs = count.pop("long", 0)
+    if not (count or longs) or longs > 2 or any(v > 1 for v in count.values()):
+        return None
+    sign = {"unsigned", "signed"} & count.keys()
+    unsigned, short = "unsigned" in sign, "short" in count
+    base = set(count) - {"unsigned", "signed", "short", "int"}
+    if len(sign) > 1:
+        return None
+    if not base:
+        if short:
+            return None if longs else ("unsigned short" if unsigned else "short")
+        kind = ("int", "long", "long long")[longs]
+        return ("unsigned" if kind == "int" else f"unsigned {kind}") if unsigned else kind
+    if len(base) > 1 or short or "int" in count:
+        return None
+    (b,) = base
+    if b == "char":
+        return (
+            None if longs else ("unsigned char" if unsigned else "signed char" if sign else "char")
+        )
+    if sign:
+        return None
+    if b == "double":
+        return ("double", "long double", None)[longs]
+    return None if longs else {"_Bool": "_Bool", "bool": "_Bool", "float": "float"}.get(b)
+
+
+def guess_c_types(program: str, test: str, lift: Plan) -> list[str] | None:
+    """The types a lifted C test's calls return, as the program's declarations of the called
+    functions spell them (``RET NAME(`` at the start of a statement, every word of ``RET``
+    a type word: no pointer, no typedef), or None where any is not known. A guess: the
+    judge of these types is built while the recorder is, and used only when the recorded
+    types make the same source (``pipeline``), so a wrong one costs a build, not a
+    verdict."""
+    code = compiled_eq.blank_cpp_comments(program)
+    returns: dict[str, str | None] = {}
+    for m in _C_DECLARATION.finditer(code):
+        words = m.group(1).split()
+        if all(w in _C_TYPE_WORDS for w in words):
+            returns.setdefault(m.group(2), _c_scalar(words))
+    declared = lift.declared or (None,) * len(lift.calls)
+    out: list[str] = []
+    for (a, b), d in zip(lift.calls, declared, strict=True):
+        name = re.match(r"[A-Za-z_]\w*", test[a:b])
+        kind = d[0] if d else returns.get(name.group(0)) if name else None
+        if kind is None:
+            return None
+        out.append(kind)
+    return out
+
+
+_MAIN_PARAMS = re.compile(r"\s*\(\s*(?:void\s*)?\)")
+
+
+def judge_c(test: str, lift: Plan, types: list[str] | None, headers: str = "") -> str:
+    """The C test's own code, ``main`` renamed, each call replaced by its recorded value of
+    ``types`` (C spellings from ``spell_c``; a declared call's type is its variable's),
+    after ``headers`` (the program's, ``includes_c``) and ``<assert.h>`` without ``NDEBUG``
+    (as the test beside the program gets them: ``languages._c_unit``), and a ``main``
+    that maps the test's outcome to an exit status (0 passed, 1 failed; 3 and 4: ran out,
+    malformed)."""
+    declared = lift.declared or (None,) * len(lift.calls)
+    types = types or ["?"] * len(lift.calls)
+    kinds = [d[0] if d else t for d, t in zip(declared, types, strict=True)]
+    cuts = sorted([(a, b, f"(*(const {t} *)__cr_lift_take({k}, sizeof({t})))")
+                   for k, ((a, b), t) in enumerate(zip(lift.calls, kinds, strict=True))]
+                  + [(a, b, "") for a, b in lift.drop]
+                  + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
+    out, at = [], 0
+    for a, b, text in cuts:
+        out += [test[at:a], text]
+        at = b
+    out.append(test[at:])
+    params = "" if _MAIN_PARAMS.match(test, lift.main[1]) else "argc, argv"
+    harness_c = _c_half(C_JUDGE).replace("__CR_LIFT_CALLS", str(max(1, len(lift.calls))))
+    return (
+        f"{harness_c}\n{headers}#undef NDEBUG\n#include <assert.h>\n{''.join(out)}\n"
+        "/* codereward: the judge's entry */\n"
+        "int main(int argc, char **argv) {\n  (void)argc;\n  (void)argv;\n"
+        f"  return __cr_test_main({params}) == 0 ? 0 : 1;\n}}\n"
+    )
 
 
 # ------------------------------------------------------------------ judging
@@ -535,8 +764,10 @@ class Judges:
     def _spec(self, source: str, language: str = "cpp") -> tuple[dict[str, Any], str]:
         from reward_api.verify import languages
 
-        spec = languages.build_spec(languages.stdio_unit(language, source), JUDGE_MEMORY_MB,
-                                    self.compile_time_s)  # fmt: skip
+        unit = languages.stdio_unit(language, source)
+        if language == "c":
+            unit = dataclasses.replace(unit, recipe="c-judge")
+        spec = languages.build_spec(unit, JUDGE_MEMORY_MB, self.compile_time_s)
         return spec, languages.artifact_key(spec, f"{self.runtime}/judge")
 
     def _hold(self, keys: list[str]) -> list[threading.Lock]:

@@ -633,9 +633,12 @@ class Verifier:
             "stop_after_timeout": unit.reward.mode == "all_or_nothing",
         }
         budget = (compile_s + 5.0) * len(units) + (limits.time_s + 2.0) * len(specs) + 30.0
-        for u in units:  # a judge that needs no value of the program's builds meanwhile
-            if u.lift is not None and u.lift[2] is not None:
-                self.lifted.prepare(u.lift[2], u.recipe)
+        # a judge that needs no value of the program's (or whose types the program's
+        # declarations predict) builds meanwhile
+        for u in units:
+            early = (u.lift[2] or u.lift_guess) if u.lift is not None else None
+            if early is not None:
+                self.lifted.prepare(early, u.recipe)
         pool = self.language_pool(problem.language)
         with self._stage("sandbox"), pool.lease() as cell:
             # the compilers' address space is limited per process; the cell's ceiling must
@@ -711,7 +714,7 @@ class Verifier:
         where the channel holds lines the recorder would not write."""
         jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         out: dict[int, lifted.Judged | None] = {}
-        read = lifted_go.read if problem.language == "go" else lifted.read
+        read = {"go": lifted_go.read, "c": lifted.read_c}.get(problem.language, lifted.read)
         for k, rep in enumerate(reports):
             lift = units[which[k]].lift
             if lift is None:
@@ -727,7 +730,9 @@ class Verifier:
             if rec.types is None:
                 out[k] = None
                 continue
-            if source is None:  # the judge reads the types this program's calls returned
+            if source is None and problem.language == "c":
+                source = lifted.judge_c(code, shape, rec.types, lifted.includes_c(unit.program))
+            elif source is None:  # the judge reads the types this program's calls returned
                 source = lifted.judge(code, shape, rec.types, lifted.uses_std(unit.program))
             jobs.append((k, (code, source, rec)))
         retry: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
