@@ -137,6 +137,12 @@ class Plan:
     the judge reads it as ``decltype`` of that name, so the judge's source does not depend
     on what the program returns and is built before (or while) the program is."""
 
+    inputs: tuple[tuple[int, int], ...] = ()
+    """C: spans of the test's declarations of data its calls take (``int a[] = {1, 2};``
+    before ``count(a, 2)``), which the recorder makes too: values of literals alone, named
+    nowhere in the test but in their declaration and in the calls' arguments (so a value
+    the program changed is never read by the test's comparisons; ``_c_input``)."""
+
     @property
     def independent(self) -> bool:
         """Whether the judge's source is known before the candidate runs."""
@@ -163,7 +169,7 @@ LIBRARY_CALLS = frozenset({
 })  # fmt: skip
 
 
-def default_entry_points(test: str) -> tuple[str, ...]:
+def default_entry_points(test: str, library: frozenset[str] = LIBRARY_CALLS) -> tuple[str, ...]:
     """The names a C++ test takes from the program when its problem names none (the
     contract's default): the names it calls without defining them, the language's and its
     standard library's (``LIBRARY_CALLS``) excluded. Read from the test alone, so the
@@ -186,7 +192,7 @@ def default_entry_points(test: str) -> tuple[str, ...]:
             defined.add(t.text)
         elif i == 0 or toks[i - 1].text not in (".", "->", "::"):
             called.append(t.text)
-    return tuple(sorted({c for c in called if c not in defined and c not in LIBRARY_CALLS}))
+    return tuple(sorted({c for c in called if c not in defined and c not in library}))
 
 
 def plan(
@@ -229,6 +235,8 @@ def plan(
     declared: list[tuple[str, str] | None] = []
     drop: list[tuple[int, int]] = []
     aliases: set[str] = set()
+    inputs: dict[str, tuple[int, int, int]] = {}  # C: name -> (its token, the span)
+    used: set[str] = set()
     i = body_start
     while i < body_end:
         # one statement at main's top level: up to its ';' or its block's end
@@ -259,13 +267,20 @@ def plan(
         sites = [m for m in stmt if _is_call(toks, m, entries | aliases)]
         if len(sites) > 1:
             return None
+        if c and not sites:
+            data = _c_input(toks, stmt, words)
+            if data is not None and data not in inputs:
+                inputs[data] = (next(n for n in stmt if toks[n].text == data), toks[j].start,
+                                toks[min(k, body_end - 1)].end)  # fmt: skip
         if sites:
             m = sites[0]
             if any(toks[n].text in _BRANCHING for n in stmt):
                 return None
             close = toks[m + 1].match
             for n in range(m + 2, close):
-                if toks[n].kind == "id" and toks[n].text not in words:
+                if toks[n].kind == "id" and toks[n].text in inputs:
+                    used.add(toks[n].text)
+                elif toks[n].kind == "id" and toks[n].text not in words:
                     return None
             calls.append((toks[m].start, toks[close].end))
             declared.append(_declared(test, toks, j, m, close, k, words))
@@ -280,8 +295,67 @@ def plan(
     counted = sum(1 for m in range(len(toks)) if _is_call(toks, m, entries | aliases))
     if counted != len(calls):
         return None
+    # a C input is named only in its declaration and in the calls' arguments: the test
+    # never reads a value the program may have changed (``rev(s); assert(!strcmp(s, ..))``
+    # stays beside the program, which the judge, holding the test's own ``s``, cannot be)
+    spans = calls
+    for name in used:
+        at, _a, _b = inputs[name]
+        for n, t in enumerate(toks):
+            if (
+                t.kind == "id"
+                and t.text == name
+                and n != at
+                and not any(a <= t.start and t.end <= b for a, b in spans)
+            ):
+                return None
+    kept = tuple(sorted((a, b) for name, (_at, a, b) in inputs.items() if name in used))
     return Plan(tuple(calls), (toks[main_at].start, toks[main_at].end), tuple(drop),
-                toks[body_end].start, declared=tuple(declared))  # fmt: skip
+                toks[body_end].start, declared=tuple(declared), inputs=kept)  # fmt: skip
+
+
+_C_TYPE_NAMES = frozenset({"int", "long", "short", "unsigned", "signed", "char", "bool", "_Bool",
+                           "float", "double", "const", "size_t", "int8_t", "int16_t", "int32_t",
+                           "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t"})  # fmt: skip
+
+
+def _c_input(toks: list[Any], stmt: range, words: frozenset[str]) -> str | None:
+    """The name a C statement declares when it is a declaration of data made of literals
+    alone, ``TYPE [*] NAME [[N]] = INIT;`` (one declarator; the type of ``_C_TYPE_NAMES``,
+    the bound and the initialiser of literals, ``words`` and arithmetic): else None."""
+    ts = [toks[n] for n in stmt]
+    k = 0
+    while k < len(ts) and ts[k].text in _C_TYPE_NAMES:
+        k += 1
+    if k == 0:
+        return None
+    while k < len(ts) and ts[k].text in ("*", "const"):
+        k += 1
+    if k >= len(ts) or ts[k].kind != "id" or ts[k].text in words:
+        return None
+    name, k = ts[k].text, k + 1
+    bound: list[Any] = []
+    if k < len(ts) and ts[k].text == "[":
+        close = next((q for q in range(k, len(ts)) if ts[q].text == "]"), None)
+        if close is None:
+            return None
+        bound, k = ts[k + 1 : close], close + 1
+    if k >= len(ts) - 1 or ts[k].text != "=":
+        return None
+    depth = 0
+    for t in [*bound, *ts[k + 1 :]]:
+        if t.kind == "id" and t.text not in words:
+            return None
+        if t.kind not in ("id", "lit") and t.text not in _C_DATA_PUNCT:
+            return None
+        depth += (t.text == "{") - (t.text == "}")
+        if t.text == "," and depth == 0:  # a second declarator, or the comma operator
+            return None
+    return name
+
+
+_C_DATA_PUNCT = frozenset({"{", "}", ",", "-", "+", "(", ")", ".", "*", "/", "%", "~", "<<",
+                           ">>", "&", "|", "^"})  # fmt: skip
 
 
 def _declared(
@@ -533,14 +607,23 @@ C_SCALARS = {"b": "_Bool", "c": "char", "a": "signed char", "h": "unsigned char"
              "m": "unsigned long", "x": "long long", "y": "unsigned long long", "f": "float",
              "d": "double", "e": "long double"}  # fmt: skip
 _C_GENERIC = ", ".join(f'{t}: "{k}"' for k, t in C_SCALARS.items()) + ', default: "?"'
-C_LIBRARY_CALLS = LIBRARY_CALLS | frozenset({
-    "strcpy", "strncpy", "strcat", "strncat", "strstr", "strchr", "strrchr", "strdup",
-    "memcpy", "memmove", "memset", "malloc", "calloc", "realloc", "free", "qsort", "bsearch",
-    "sprintf", "snprintf", "fprintf", "scanf", "sscanf", "atoi", "atol", "atoll", "atof",
-    "strtol", "strtoll", "strtoul", "strtod", "fabsf", "fabsl", "sqrtf", "sqrtl", "powf",
-    "roundf", "floorf", "ceilf", "fmin", "fmax", "fminf", "fmaxf", "isalnum", "ispunct",
+C_LIBRARY_CALLS = frozenset({
+    "main", "assert", "static_assert", "_Static_assert", "sizeof", "_Alignof", "if", "while",
+    "for", "switch", "return", "abs", "labs", "llabs", "fabs", "fabsf", "fabsl", "sqrt",
+    "sqrtf", "sqrtl", "pow", "powf", "exp", "log", "log2", "log10", "floor", "floorf", "ceil",
+    "ceilf", "round", "roundf", "trunc", "fmod", "fmin", "fmax", "fminf", "fmaxf", "isnan",
+    "isinf", "isfinite", "signbit", "hypot", "atan2", "sin", "cos", "tan", "strcmp",
+    "strncmp", "memcmp", "strlen", "strcpy", "strncpy", "strcat", "strncat", "strstr",
+    "strchr", "strrchr", "strdup", "memcpy", "memmove", "memset", "malloc", "calloc",
+    "realloc", "free", "qsort", "bsearch", "printf", "sprintf", "snprintf", "fprintf", "puts",
+    "scanf", "sscanf", "atoi", "atol", "atoll", "atof", "strtol", "strtoll", "strtoul",
+    "strtod", "exit", "abort", "isalpha", "isdigit", "isspace", "isupper", "islower",
+    "isalnum", "ispunct", "toupper", "tolower", "int", "long", "short", "char", "float",
+    "double", "unsigned", "signed", "void", "_Bool", "bool",
 })  # fmt: skip
-"""``LIBRARY_CALLS`` of a C test with no entry points named (``default_entry_points``)."""
+"""What a C test calls from the language and its library: ``LIBRARY_CALLS`` of a C test
+with no entry points named (``default_entry_points_c``); C++'s names (``count``, ``max``)
+are a C program's to define."""
 _C_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([A-Za-z0-9_]+(?:/[A-Za-z0-9_]+)*\.h)>",
                         re.M)  # fmt: skip
 
@@ -561,8 +644,8 @@ def read_c(channel: Any, calls: int) -> Recorded | None:
 
 
 def default_entry_points_c(test: str) -> tuple[str, ...]:
-    """``default_entry_points`` of a C test: C's library calls excluded as well."""
-    return tuple(e for e in default_entry_points(test) if e not in C_LIBRARY_CALLS)
+    """``default_entry_points`` of a C test: C's library calls excluded, not C++'s."""
+    return default_entry_points(test, C_LIBRARY_CALLS)
 
 
 def includes_c(code: str) -> str:
@@ -604,14 +687,16 @@ def recorder_c(program: str, test: str, lift: Plan, undefs: str) -> str:
             f"  {{\n    {value}\n    __cr_lift_put((const volatile unsigned char *)&__cr_lift_v, "
             "_Generic(__cr_lift_v, long double: 10, default: sizeof __cr_lift_v));\n  }\n"
         )
+    # the test's data the calls take, made as the test makes it (literals alone: ``_c_input``)
+    data = "".join(f"  {test[a:b]}\n" for a, b in lift.inputs)
     ours = (
         f"{includes_c(test)}{_c_half(C_RECORDER)}\n"
         "/* codereward: the types' line, written before any code of the program's runs */\n"
-        f"static void __cr_lift_types(void) {{\n  const char *const names[] = {{{names}}};\n"
+        f"static void __cr_lift_types(void) {{\n{data}  const char *const names[] = {{{names}}};\n"
         f"  __cr_lift_types_line(names, {len(exprs)});\n}}\n"
         '__attribute__((section(".preinit_array"), used)) static void (*__cr_lift_entry)(void) '
         "= __cr_lift_types;\n"
-        f"int main(void) {{\n{''.join(calls)}  return 0;\n}}\n"
+        f"int main(void) {{\n{data}{''.join(calls)}  return 0;\n}}\n"
     ).replace("__cr_lift", f"__cr_lift_{tag(program, test)}")
     return (
         f"{program}\n\n/* codereward: the recorder compiles with the recipe's options, and sees the "

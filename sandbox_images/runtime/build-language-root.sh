@@ -24,7 +24,9 @@ node_boot="$here/warm/node-boot.js"
 node_boot_sha256=$(sha256sum "$node_boot" | cut -d' ' -f1)
 
 case "$root" in
-  cpp) packages=python3,g++,gcc
+  # tcc: the compiler of lifted C tests' judges (reward_api/verify/lifted.py), the test's
+  # own code and no program's: 3 ms a judge against 38 for gcc -O0
+  cpp) packages=python3,g++,gcc,tcc
        recipe="pch:gnu++17-O2,testlib:$testlib_sha256,library-symbols" ;;
   java) packages=python3,openjdk-17-jdk-headless
         recipe=cds:javac ;;

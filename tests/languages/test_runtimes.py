@@ -220,3 +220,23 @@ def test_javac_class_data_archive_maps() -> None:
         ],
     )
     assert p.returncode == 0, p.stderr
+
+
+def test_the_c_judges_compiler_compares_as_gcc_does() -> None:
+    """tcc builds a lifted C test's judge (``languages.C_JUDGE_BUILD``): integer promotions
+    and conversions, NaN, signed zero, ``float`` and ``long double`` comparisons, literal
+    types and the C library's maths come out as gcc -O2's (the program's compiler) do."""
+    root = _root_or_skip("cpp")
+    source = (Path(__file__).with_name("judge_compare.c")).read_text()
+    script = (
+        "cd /tmp && cat > t.c && tcc -o t1 t.c -lm && gcc -std=gnu11 -O2 -w -o t2 t.c -lm"
+        " && ./t1 && ./t2"
+    )
+    p = subprocess.run(
+        [*measure.bwrap_argv(root), "/bin/sh", "-c", script],
+        input=source, capture_output=True, text=True, timeout=240,
+    )  # fmt: skip
+    assert p.returncode == 0, p.stderr
+    by_tcc, by_gcc = p.stdout.split()
+    assert len(by_tcc) == source.count("T(") - 1 and "0" in by_tcc and "1" in by_tcc
+    assert by_tcc == by_gcc

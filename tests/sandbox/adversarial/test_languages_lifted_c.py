@@ -159,6 +159,18 @@ NDEBUG_HEADER = (
     "#define NDEBUG\n#include <assert.h>\n#include <stdbool.h>\nbool is_even(int n) { return n; }\n"
 )
 
+# the test's own data as the calls' arguments: made again in the recorder, literals alone
+INPUTS_TEST = (
+    "#include <assert.h>\nint main(void) {\n    int a[] = {1, 2, 1, 3};\n"
+    '    const char *s = "abcab";\n    assert(count(a, 4, 1) == 2);\n'
+    "    assert(count_char(s, 'b') == 2);\n    return 0;\n}\n"
+)
+INPUTS = (
+    "int count(const int *a, int n, int x) { int c = 0; for (int i = 0; i < n; i++) c += a[i] == x; return c; }\n"
+    "int count_char(const char *s, char x) { int c = 0; for (; *s; s++) c += *s == x; return c; }\n"
+)
+INPUTS_P = asserts(INPUTS_TEST, language="c", entry_points=["count", "count_char"])
+
 # the program's declaration says ``bool``, its own typedef of ``int``: the judge built while
 # the recorder was (of ``_Bool``) is not the one the recorded ``int`` makes, which is built
 # then; a value of 2 is true as an ``int``, and so it is beside the program
@@ -192,6 +204,9 @@ BATCH = Batch(
                 asserts(VOID_TEST, language="c", entry_points=["reset", "get"]), VOID),
         control("pointer-stays-beside",
                 asserts(STRING_TEST, language="c", entry_points=["greet"]), STRING),
+        control("the-tests-data-as-input", INPUTS_P, INPUTS),
+        control("the-tests-data-as-input-no-entry-points",
+                asserts(INPUTS_TEST, language="c"), INPUTS),
         control("a-wrong-guess-of-the-type",
                 asserts(OWN_BOOL_TEST, language="c", entry_points=["flag"]), OWN_BOOL),
         control("helper-of-the-program-goes-back",
@@ -250,6 +265,7 @@ def test_the_c_batch_was_judged_apart(verifier):
     assert verifier.lifted.runs - before >= 12 or verifier.lifted.runs >= 12, verifier.lifted.runs
     assert _unit("honest-add").lift is not None
     assert _unit("pointer-stays-beside").lift is None
+    assert _unit("the-tests-data-as-input-no-entry-points").lift is not None
     unit = _unit("helper-of-the-program-goes-back")
     assert unit.lift is not None and not verifier.lifted.usable(unit)
     unit = _unit("programs-headers-are-the-judges")
@@ -282,13 +298,29 @@ def test_c_plans():
     q = lifted.plan(mbxp_like, ["add"], "c")
     assert q is not None and q.independent
     assert "__cr_lift_take(0, sizeof(int))" in lifted.judge_c(mbxp_like, q, None)
+    r = lifted.plan(INPUTS_TEST, ["count", "count_char"], "c")
+    assert r is not None and len(r.calls) == 2
+    assert [INPUTS_TEST[a:b] for a, b in r.inputs] == [
+        "int a[] = {1, 2, 1, 3};",
+        'const char *s = "abcab";',
+    ]
+    recorder = languages.units_for(
+        Problem.model_validate({"id": "p", **INPUTS_P}), INPUTS, [0], lambda unit: True
+    )[0][0].files["main.c"]
+    assert "int a[] = {1, 2, 1, 3};" in recorder.split("int main(void)")[-1]
 
 
 @pytest.mark.parametrize("test", [
     "int main(void) {\n    char *s = f(1);\n    return s[0] != 'a';\n}\n",  # a pointer
     "int main(void) {\n    struct P p = f(1);\n    return p.x;\n}\n",  # a struct
-    "int main(void) {\n    int max = 5;\n    assert(f(max) == 5);\n}\n",  # the test's name
-    "int main(void) {\n    int a[] = {1, 2};\n    assert(f(a, 2) == 3);\n}\n",  # the test's array
+    "int main(void) {\n    int max = 5;\n    assert(f(max) == 5);\n    return max;\n}\n",
+    # the test's data, read by the test after the call (the program may have changed it)
+    "int main(void) {\n    int a[] = {1, 2};\n    assert(f(a, 2) == 3);\n    assert(a[0] == 1);\n}\n",
+    "int main(void) {\n    char s[] = \"abc\";\n    f(s, 0);\n    assert(s[0] == 'c');\n}\n",
+    # data not made of literals alone, or two declarators
+    "int main(void) {\n    int n = g(), m = 2;\n    assert(f(n) == 3);\n}\n",
+    "int main(void) {\n    int n = 5, m = 2;\n    assert(f(n) == 3);\n}\n",
+    "int main(void) {\n    int n = LIMIT;\n    assert(f(n) == 3);\n}\n",
     "int main(void) {\n    for (int i = 0; i < 3; i++) assert(f(i) == i);\n}\n",  # a loop
 ])  # fmt: skip
 def test_c_shapes_that_stay_beside_the_program(test):
