@@ -716,7 +716,12 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
         else:
             shape = lifted.plan(test, lifted.default_entry_points_c(test), "c")
             shape = dataclasses.replace(shape, guessed=True) if shape else None
-        return lifted_c_unit(program, test, shape) if shape is not None else None
+        if shape is None:
+            return None
+        called = {m.group(0) for a, _b in shape.calls if (m := re.match(r"\w+", test[a:]))}
+        if lifted.c_returns_unwritten(program, called):
+            return None
+        return lifted_c_unit(program, test, shape)
     if problem.language == "go":
         go_shape = lifted_go.plan(test, entries)
         return lifted_go_unit(program, test, go_shape) if go_shape is not None else None

@@ -741,6 +741,32 @@ def _c_scalar(words: list[str]) -> str | None:
     return None if longs else {"_Bool": "_Bool", "bool": "_Bool", "float": "float"}.get(b)
 
 
+_C_DECLARATOR = re.compile(
+    r"(?:^|(?<=[;{}]))[ \t]*((?:[A-Za-z_]\w*[\s*]+)+?)\**\s*([A-Za-z_]\w*)\s*\(", re.M
+)
+_C_NOT_A_TYPE = frozenset({"return", "else", "case", "goto", "sizeof", "if", "while", "for", "switch",
+                           "do", "typedef"})  # fmt: skip
+
+
+def c_returns_unwritten(program: str, names: set[str]) -> bool:
+    """Whether the program declares one of ``names`` to return what the recorder does not
+    write (a pointer, a ``struct``, a ``union``, ``void``): the test then runs beside this
+    program at once, rather than after a recorder whose types' line would send it back.
+    Read from this program alone, so no sample decides for another; a declaration this
+    misreads costs the recorder's build, never a verdict."""
+    code = compiled_eq.blank_cpp_comments(program)
+    for m in _C_DECLARATOR.finditer(code):
+        if m.group(2) not in names:
+            continue
+        head = m.group(0)[: m.start(2) - m.start(0)]
+        words = re.findall(r"[A-Za-z_]\w*", head)
+        if not words or words[0] in _C_NOT_A_TYPE:
+            continue
+        if "*" in head or {"struct", "union", "void"} & set(words):
+            return True
+    return False
+
+
 def guess_c_types(program: str, test: str, lift: Plan) -> list[str] | None:
     """The types a lifted C test's calls return, as the program's declarations of the called
     functions spell them (``RET NAME(`` at the start of a statement, every word of ``RET``
