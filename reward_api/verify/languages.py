@@ -215,16 +215,19 @@ of MBGP's tests) is lifted the same way (``reward_api.verify.lifted_go``): the r
 writes each value's JSON, and the judge, the test's own code fed those bytes, is built
 once per test in the checker cells of Go; HumanEval-X's ``go test`` shape stays beside
 the program (testify compares types, which JSON does not carry). A C assert test of the
-same shape (``assert(f(args) == E);``, ``T x = f(args);``: arguments of literals and C's
-own words, ``C_ARG_WORDS``) is lifted with C's halves of the recorder and the judge: the
-recorder names each call's type by ``_Generic`` and writes the bytes of its value, scalars
-alone (a pointer is an address in the candidate's process: a ``char *`` result, a test's
-array argument or a ``struct`` stays beside the program, or goes back); the judge, the
-test's own code with the program's standard headers and ``<assert.h>``, is compiled as C
-(``-O0``: its build is on the path of a problem's first sample), while the recorder is
-when the program's declarations spell the calls' types (``lifted.guess_c_types``). The
-candidate's build is then one plain compile: none of the checks of a C assert build
-(``_c_assert_build``) is needed where no test runs in the program's process.
+same shape (``assert(f(args) == E);``, ``T x = f(args);``: arguments of literals, C's own
+words, ``C_ARG_WORDS``, and the test's own data made of literals that the test names
+nowhere else, ``int a[] = {1, 2}; count(a, 2)``) is lifted with C's halves of the
+recorder and the judge: the recorder names each call's type by ``_Generic`` and writes
+the bytes of its value, scalars alone (a pointer is an address in the candidate's
+process: a result the program declares a pointer, ``struct`` or ``void`` runs beside the
+program at once, ``lifted.c_returns_unwritten``; one it does not spell goes back by the
+types' line); the judge, the test's own code with the program's standard headers and
+``<assert.h>``, is compiled as C by tcc (``C_JUDGE_BUILD``: 3 ms, its build being on the
+path of a problem's first sample), while the recorder is when the program's
+declarations spell the calls' types (``lifted.guess_c_types``). The candidate's build is
+then one plain compile: none of the checks of a C assert build (``_c_assert_build``) is
+needed where no test runs in the program's process.
 
 What still runs beside the program, and why: for every other assert test, the test code
 and the harness share the program's process, because these conventions call the
