@@ -693,7 +693,10 @@ def judge_c(test: str, lift: Plan, types: list[str] | None, headers: str = "") -
     declared = lift.declared or (None,) * len(lift.calls)
     types = types or ["?"] * len(lift.calls)
     kinds = [d[0] if d else t for d, t in zip(declared, types, strict=True)]
-    cuts = sorted([(a, b, f"(*(const {t} *)__cr_lift_take({k}, sizeof({t})))")
+    # a _Bool's value is checked to be 0 or 1 (``__cr_lift_truth``: the recorded bytes are
+    # the program's to choose, and a byte of 2 is true and not-false at once)
+    cuts = sorted([(a, b, f"(*(const {t} *)__cr_lift_truth(__cr_lift_take({k}, sizeof({t})), "
+                          f"_Generic(({t})0, _Bool: 1, default: 0)))")
                    for k, ((a, b), t) in enumerate(zip(lift.calls, kinds, strict=True))]
                   + [(a, b, "") for a, b in lift.drop]
                   + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
