@@ -112,6 +112,13 @@ _STATEMENT_HEADS = frozenset({"if", "for", "while", "do", "switch", "return", "t
                               "goto", "case", "default", "break", "continue", "throw",
                               "co_return", "co_await", "co_yield"})  # fmt: skip
 _BRANCHING = frozenset({"&&", "||", "?", "and", "or"})
+_UNEVALUATED = frozenset({"sizeof", "_Alignof", "alignof", "__alignof__", "__alignof",
+                          "typeof", "__typeof__", "__typeof", "typeof_unqual", "_Generic",
+                          "decltype", "noexcept", "typeid", "__builtin_constant_p",
+                          "__builtin_choose_expr", "__builtin_types_compatible_p",
+                          "__builtin_object_size", "__builtin_classify_type"})  # fmt: skip
+"""Words whose operand may be left unevaluated: a statement that holds one beside a call of
+the program is not lifted (the recorder runs every call it lifts)."""
 
 
 @dataclass(frozen=True)
@@ -267,6 +274,10 @@ def plan(
             for n in range(m + 2, close):
                 if toks[n].kind == "id" and toks[n].text not in words:
                     return None
+            # ``assert(sizeof(f(1)) == 4);``: beside the test the call never runs, where the
+            # recorder would run it (and a program's state, a counter, would move on)
+            if any(toks[n].text in _UNEVALUATED for n in stmt if not m < n <= close):
+                return None
             calls.append((toks[m].start, toks[close].end))
             declared.append(_declared(test, toks, j, m, close, k, words))
             if c and m > j and declared[-1] is None and toks[m - 1].text == "=":

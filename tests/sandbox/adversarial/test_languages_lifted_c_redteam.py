@@ -5,6 +5,8 @@
   itself): the judge, unoptimised, read it as true and its negation (``b ^ 1``) as true
   too, so one constant passed both ``assert(f(x))`` and ``assert(!f(y))``; beside the
   test (``-O2``) the second assert fails. The judge now refuses such a byte (malformed).
+- a call in an unevaluated operand (``sizeof(f())``): beside the test it never runs, where
+  the recorder ran it and the program's state moved on; such a test is not lifted.
 """
 
 from __future__ import annotations
@@ -58,6 +60,12 @@ bool is_prime(int n) {
 }
 """
 
+# beside the test, ``sizeof(next_id())`` does not call ``next_id``
+SIZEOF_TEST = (
+    "#include <assert.h>\nint main(void) {\n    assert(sizeof(next_id()) == sizeof(int));\n"
+    "    assert(next_id() == 1);\n    assert(next_id() == 2);\n    return 0;\n}\n"
+)
+NEXT_ID = "int next_id(void) { static int n = 0; return ++n; }\n"
 
 BATCH = Batch(
     "languages-lifted-c-redteam",
@@ -67,6 +75,8 @@ BATCH = Batch(
         exploit("bool-byte-two-on-fd3", PRIME, BOOL_TWO_ON_FD3),
         control("honest-bool", PRIME, HONEST_PRIME),
         control("honest-bool-declared", PRIME_DECLARED, HONEST_PRIME),
+        control("sizeof-does-not-call",
+                asserts(SIZEOF_TEST, language="c", entry_points=["next_id"]), NEXT_ID),
     ],
 )  # fmt: skip
 EXPECTED = {
@@ -94,3 +104,18 @@ def test_the_bool_cases_are_lifted():
     assert shape is not None and len(shape.calls) == 4
     judge = lifted.judge_c(PRIME_TEST, shape, ["_Bool"] * 4)
     assert "__cr_lift_truth(__cr_lift_take(0, sizeof(_Bool)), _Generic((_Bool)0" in judge
+
+
+@pytest.mark.parametrize("test", [
+    SIZEOF_TEST,
+    "int main(void) {\n    int k = _Generic(f(1), int: 1, default: 0);\n    return !k;\n}\n",
+    "int main(void) {\n    __typeof__(f(1)) v = 3;\n    return v != 3;\n}\n",
+    "int main(void) {\n    assert(sizeof f(1) == 4);\n}\n",
+])  # fmt: skip
+def test_a_call_in_an_unevaluated_operand_is_not_lifted(test):
+    assert lifted.plan(test, ["f", "next_id"], "c") is None
+
+
+def test_sizeof_in_a_calls_arguments_stays_lifted():
+    test = "int main(void) {\n    assert(f(sizeof(int)) == 4);\n}\n"
+    assert lifted.plan(test, ["f"], "c") is not None
