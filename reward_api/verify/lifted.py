@@ -112,6 +112,13 @@ _STATEMENT_HEADS = frozenset({"if", "for", "while", "do", "switch", "return", "t
                               "goto", "case", "default", "break", "continue", "throw",
                               "co_return", "co_await", "co_yield"})  # fmt: skip
 _BRANCHING = frozenset({"&&", "||", "?", "and", "or"})
+_UNEVALUATED = frozenset({"sizeof", "_Alignof", "alignof", "__alignof__", "__alignof",
+                          "typeof", "__typeof__", "__typeof", "typeof_unqual", "_Generic",
+                          "decltype", "noexcept", "typeid", "__builtin_constant_p",
+                          "__builtin_choose_expr", "__builtin_types_compatible_p",
+                          "__builtin_object_size", "__builtin_classify_type"})  # fmt: skip
+"""Words whose operand may be left unevaluated: a statement that holds one beside a call of
+the program is not lifted (the recorder runs every call it lifts)."""
 
 
 @dataclass(frozen=True)
@@ -282,6 +289,10 @@ def plan(
                     used.add(toks[n].text)
                 elif toks[n].kind == "id" and toks[n].text not in words:
                     return None
+            # ``assert(sizeof(f(1)) == 4);``: beside the test the call never runs, where the
+            # recorder would run it (and a program's state, a counter, would move on)
+            if any(toks[n].text in _UNEVALUATED for n in stmt if not m < n <= close):
+                return None
             calls.append((toks[m].start, toks[close].end))
             declared.append(_declared(test, toks, j, m, close, k, words))
             if c and m > j and declared[-1] is None and toks[m - 1].text == "=":
@@ -804,7 +815,10 @@ def judge_c(test: str, lift: Plan, types: list[str] | None, headers: str = "") -
     declared = lift.declared or (None,) * len(lift.calls)
     types = types or ["?"] * len(lift.calls)
     kinds = [d[0] if d else t for d, t in zip(declared, types, strict=True)]
-    cuts = sorted([(a, b, f"(*(const {t} *)__cr_lift_take({k}, sizeof({t})))")
+    # a _Bool's value is checked to be 0 or 1 (``__cr_lift_truth``: the recorded bytes are
+    # the program's to choose, and a byte of 2 is true and not-false at once)
+    cuts = sorted([(a, b, f"(*(const {t} *)__cr_lift_truth(__cr_lift_take({k}, sizeof({t})), "
+                          f"_Generic(({t})0, _Bool: 1, default: 0)))")
                    for k, ((a, b), t) in enumerate(zip(lift.calls, kinds, strict=True))]
                   + [(a, b, "") for a, b in lift.drop]
                   + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
