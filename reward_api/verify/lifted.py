@@ -635,6 +635,7 @@ C_LIBRARY_CALLS = frozenset({
 """What a C test calls from the language and its library: ``LIBRARY_CALLS`` of a C test
 with no entry points named (``default_entry_points_c``); C++'s names (``count``, ``max``)
 are a C program's to define."""
+_C_DIRECTIVE = re.compile(r"[ \t]*(?:#|%:)[ \t]*(if|ifdef|ifndef|endif)\b")
 _C_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([A-Za-z0-9_]+(?:/[A-Za-z0-9_]+)*\.h)>",
                         re.M)  # fmt: skip
 
@@ -669,10 +670,18 @@ def includes_c(code: str) -> str:
     no ``#include`` of their own)."""
     code = compiled_eq.blank_cpp_comments(code)
     out: list[str] = []
-    for m in _C_INCLUDE.finditer(code):
-        line = f"#include <{m.group(1)}>\n"
-        if line not in out:
-            out.append(line)
+    depth = 0
+    for line in code.split("\n"):
+        directive = _C_DIRECTIVE.match(line)
+        if directive:
+            word = directive.group(1)
+            depth += word in ("if", "ifdef", "ifndef")
+            depth -= word == "endif" and depth > 0
+        # an include under ``#if`` is the program's to take or leave (``#if 0``, a guard):
+        # the judge, which cannot tell, takes none of them
+        m = _C_INCLUDE.match(line) if depth == 0 else None
+        if m and f"#include <{m.group(1)}>\n" not in out:
+            out.append(f"#include <{m.group(1)}>\n")
     return "".join(out)
 
 

@@ -391,3 +391,11 @@ def test_default_entry_points_of_a_c_test():
 ])  # fmt: skip
 def test_what_the_programs_declaration_says_it_returns(program, unwritten):
     assert lifted.c_returns_unwritten(program, {"greet"}) is unwritten
+
+
+def test_the_judge_takes_the_programs_headers_it_always_includes():
+    program = (
+        "#include <stdio.h>\n#if 0\n#include <tgmath.h>\n#endif\n#ifdef X\n#include <math.h>\n"
+        '#endif\n%:include <string.h>\n/* #include <ctype.h> */\n#include "own.h"\n'
+    )
+    assert lifted.includes_c(program) == "#include <stdio.h>\n"
