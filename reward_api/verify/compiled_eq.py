@@ -2002,6 +2002,54 @@ def js_entry_names(
     return sorted(w for w in words if w not in skip and not w.startswith("__cr_"))
 
 
+_JS_TEST_FUNCTION = re.compile(
+    rf"^function[ \t]+({_JS_NAME})[ \t]*\(([\w$, \t]*)\)\s*\{{", re.M | re.A
+)
+_JS_REQUIRE_LINE = re.compile(
+    rf"^(?:const|let|var)[ \t]+({_JS_NAME})[ \t]*=[ \t]*require\([ \t]*(['\"])([\w@/.:-]+)\2[ \t]*\)"
+    r"[ \t]*;?[ \t]*$", re.M | re.A,
+)  # fmt: skip
+
+
+def js_test_helpers(test: str, program: str) -> str:
+    """The test's helper functions that the program may call, made again in the program's
+    scope. In one module (the contract's unit, plain node's) a function the test declares
+    at its top level is hoisted, so a program may call it: MBJSP/243's canonical solution
+    sorts with the test's ``compare``. Here the test runs in a function of its own (its
+    bindings are out of the program's reach), so such a helper is copied beside the
+    program, where the program does not declare that name, and only when it can hold
+    nothing of the test's: its body has no literal, string, comment or regular expression
+    and names only its parameters, the builtins and the modules the test requires at its
+    top level (each required again for it, unless the program declares the name). A
+    ``check(candidate)`` that names the test's values is never copied."""
+    modules = {m.group(1): m.group(0) for m in _JS_REQUIRE_LINE.finditer(test)}
+    declared = set(_JS_DECLARED.findall(program))
+    for m in _JS_PATTERN.finditer(program):
+        declared.update(_JS_WORD.findall(m.group(1)))
+    out: list[str] = []
+    for m in _JS_TEST_FUNCTION.finditer(test):
+        name, params = m.group(1), set(_JS_WORD.findall(m.group(2)))
+        depth, end = 0, None
+        for k in range(m.end() - 1, len(test)):
+            ch = test[k]
+            if ch in "'\"`/\\" or (ch.isdigit() and not re.match(r"[\w$]", test[k - 1])):
+                break  # a string, a comment, a regular expression or a number
+            depth += (ch == "{") - (ch == "}")
+            if depth == 0:
+                end = k + 1
+                break
+        if end is None or name in declared:
+            continue
+        words = set(_JS_WORD.findall(test[m.end() : end]))
+        if not words <= params | JS_RESERVED | set(JS_PARAMS) | modules.keys():
+            continue
+        for module in sorted(words & modules.keys() - declared):
+            out.append(modules[module] + "\n")
+            declared.add(module)
+        out.append(test[m.start() : end] + "\n")
+    return "".join(out)
+
+
 def js_untrusted(program: str) -> str | None:
     """A program that declares or assigns ``require`` itself: the test's ``require``
     (TypeScript's compiled imports, at the module's top level) would be the program's."""

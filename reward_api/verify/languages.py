@@ -1805,7 +1805,9 @@ def _js_unit(
     # test's function, ran it with a fake ``require`` whose assert recorded each expected
     # value, then passed it on to the real one and answered from the record.
     run = "(({}) as any).__cr_run" if typescript else "({}).__cr_run"
-    source = (f"{program}\n\n{declare}{imports}\n{aliases};{run}([\n{given}], function ({params}) {{\n"
+    # the test's helpers a program may call, as in one module (``js_test_helpers``)
+    helpers = "" if typescript else compiled_eq.js_test_helpers(test, program)
+    source = (f"{program}\n\n{helpers}{declare}{imports}\n{aliases};{run}([\n{given}], function ({params}) {{\n"
               f"'use strict';\n{{\n{consts}\n{body}\n}}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
     prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test), len(names))

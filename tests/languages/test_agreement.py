@@ -42,7 +42,6 @@ def _needs(language: str) -> None:
 
 EXIT_0 = "System.exit(0) before the test's first comparison"
 REJECTED_BY_DESIGN = {
-    ("canonical", "mbxp/MBJSP/243", "canonical"): "sort(compare): calls a function the test declares",
     ("canonical", "mbxp/MBJP/106", "canonical"): EXIT_0,
     ("mutants", "mbxp/MBJP/106", "canonical-m1"): EXIT_0,
     ("canonical", "mbxp/MBJP/325", "canonical"): "reads stdin, finds none, System.exit(0)",
@@ -50,12 +49,9 @@ REJECTED_BY_DESIGN = {
 """(programs, problem, sample): programs that pass plain execution only in a way the
 verifier refuses by design, so the sandboxed ``wrong_answer`` is the one allowed
 disagreement, and only in that direction. An early exit: plain execution passes any exit
-status 0, CONTRACT.md ("Other languages") never does. A name the test declares: node
-hoists the test's ``function compare`` into the module the program shares, while the
-verifier runs the test as the body of a function (``reward_api.verify.languages``,
-"Redefinitions"), so nothing the program declares reaches the test and nothing the test
-declares reaches the program: a ``ReferenceError`` (the program alone is broken; with its
-own ``compare`` the verifier accepts it)."""
+status 0, CONTRACT.md ("Other languages") never does. (MBJSP/243's canonical solution,
+which sorts with the test's ``compare``, was here until the test's helpers that hold
+nothing of the test's were made again beside the program: ``compiled_eq.js_test_helpers``.)"""
 
 
 FLIPS = {
