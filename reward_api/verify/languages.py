@@ -1787,7 +1787,10 @@ def _js_unit(
     the program's binding (``typeof name``, through an alias at the top level, where the
     name is the program's) and each line that names the program's binding is under ``//
     @ts-ignore``: a name the program does not bind as a value (a word of the test's
-    strings, a type) is ``any`` there, never a compile error."""
+    strings, a type) is ``any`` there, never a compile error. A JavaScript test's helper
+    functions that hold nothing of the test's follow the program in its own scope
+    (``compiled_eq.js_test_helpers``), where the contract's one module would have hoisted
+    them."""
     imports, consts, body = compiled_eq.split_imports(test) if typescript else ("", "", test)
     names = compiled_eq.js_entry_names(test, entry_points, program, typescript)
     values = [f"typeof {n} === 'undefined' ? void 0 : {n}" for n in names]
