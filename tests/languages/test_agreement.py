@@ -45,6 +45,7 @@ REJECTED_BY_DESIGN = {
     ("canonical", "mbxp/MBJP/106", "canonical"): EXIT_0,
     ("mutants", "mbxp/MBJP/106", "canonical-m1"): EXIT_0,
     ("canonical", "mbxp/MBJP/325", "canonical"): "reads stdin, finds none, System.exit(0)",
+    ("canonical", "mbxp/MBCPP/769", "canonical"): "exit(0) on lists of different sizes, the first test's",
 }  # fmt: skip
 """(programs, problem, sample): programs that pass plain execution only in a way the
 verifier refuses by design, so the sandboxed ``wrong_answer`` is the one allowed
