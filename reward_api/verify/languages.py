@@ -464,7 +464,7 @@ C_JUDGE_BUILD = (
     f"exec gcc -std=gnu11 -O0 -pipe {GOLD} -s -o prog main.c -lm"
 )
 """The build of a lifted C test's judge: tcc, the same C (its integer, floating-point, NaN
-and ``long double`` comparisons agree with gcc's: ``test_languages_lifted_c``), and gcc
+and ``long double`` comparisons agree with gcc's: ``tests/languages/test_runtimes.py``), and gcc
 where tcc fails (a GNU extension it lacks), with gcc's message."""
 
 RECIPES: dict[str, Recipe] = {
@@ -525,7 +525,7 @@ class Unit:
     """A C/C++ assert unit's program alone, which its build checks for what it defines
     (``_c_assert_build``): never the test."""
     lift: tuple[str, Any, str | None] | None = None
-    """A lifted C++ or Go assert test (``reward_api.verify.lifted``, ``lifted_go``): the
+    """A lifted C, C++ or Go assert test (``reward_api.verify.lifted``, ``lifted_go``): the
     test's code, its ``Plan`` and, when the plan is independent of the program's types,
     its judge's source; the build is the recorder, and the test's code runs in the judge,
     apart, built with the unit's recipe."""
@@ -1228,7 +1228,7 @@ def units_for(
     problem: Problem, program: str, indices: list[int], lift: Callable[[Unit], bool] | None = None
 ) -> tuple[list[Unit], list[int]]:
     """The builds of a sample and, per selected test, the build it runs (``lift``: whether a
-    C++ assert test whose shape allows may be lifted out of the program's process as this
+    C, C++ or Go assert test whose shape allows may be lifted out of the program's process as this
     unit proposes: ``reward_api.verify.lifted``; None: never)."""
     units: list[Unit] = []
     which: list[int] = []
