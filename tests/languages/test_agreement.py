@@ -46,6 +46,10 @@ REJECTED_BY_DESIGN = {
     ("mutants", "mbxp/MBJP/106", "canonical-m1"): EXIT_0,
     ("canonical", "mbxp/MBJP/325", "canonical"): "reads stdin, finds none, System.exit(0)",
     ("canonical", "mbxp/MBCPP/769", "canonical"): "exit(0) on lists of different sizes, the first test's",
+    ("mutants", "mbxp/MBCPP/769", "canonical-m1"): "the same exit(0), mutated",
+    # a mutant whose function falls off its end on one test's input (FALLS_OFF's class)
+    ("mutants", "mbxp/MBCPP/300", "canonical-m1"): "switch without a case for n = 3: no return",
+    ("mutants", "mbxp/MBCPP/638", "canonical-m1"): "switch without a case for t = 100: no return",
 }  # fmt: skip
 """(programs, problem, sample): programs that pass plain execution only in a way the
 verifier refuses by design, so the sandboxed ``wrong_answer`` is the one allowed
