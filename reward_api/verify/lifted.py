@@ -506,18 +506,10 @@ def judge(test: str, lift: Plan, types: list[str] | None, using: str) -> str:
     types = types or ["?"] * len(lift.calls)  # an independent plan's: not read
     kinds = [f"std::decay_t<decltype({d[1]})>" if d else t
              for d, t in zip(declared, types, strict=True)]  # fmt: skip
-    cuts = sorted([(a, b, f"__cr_lift::take<{t}>({k})") for k, ((a, b), t)
-                   in enumerate(zip(lift.calls, kinds, strict=True))]
-                  + [(a, b, "") for a, b in lift.drop]
-                  + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
-    out, at = [], 0
-    for a, b, text in cuts:
-        out += [test[at:a], text]
-        at = b
-    out.append(test[at:])
+    code = _test_as_judge(test, lift, [f"__cr_lift::take<{t}>({k})" for k, t in enumerate(kinds)])
     return (
         "#include <bits/stdc++.h>\n"
-        f"{harness()}\n{using}\n{''.join(out)}\n"
+        f"{harness()}\n{using}\n{code}\n"
         "/* codereward: the judge's entry */\n"
         "template <class F> int __cr_run_test(F f, int argc, char **argv) {\n"
         "  if constexpr (std::is_invocable<F, int, char **>::value) return f(argc, argv);\n"
@@ -526,6 +518,21 @@ def judge(test: str, lift: Plan, types: list[str] | None, using: str) -> str:
         "  try {\n    return __cr_run_test(__cr_test_main, argc, argv) == 0 ? 0 : 1;\n"
         "  } catch (...) {\n    return 1;\n  }\n}\n"
     )
+
+
+def _test_as_judge(test: str, lift: Plan, takes: list[str]) -> str:
+    """The test's text as a judge holds it, in C++ and C alike: each call of the plan
+    replaced by its ``takes`` text (the recorded value), the dropped statements gone,
+    ``main`` renamed ``__cr_test_main``, and ``return 0;`` where its body closes."""
+    cuts = sorted([(a, b, t) for (a, b), t in zip(lift.calls, takes, strict=True)]
+                  + [(a, b, "") for a, b in lift.drop]
+                  + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
+    out, at = [], 0
+    for a, b, text in cuts:
+        out += [test[at:a], text]
+        at = b
+    out.append(test[at:])
+    return "".join(out)
 
 
 # ------------------------------------------------------------------ types
@@ -826,20 +833,14 @@ def judge_c(test: str, lift: Plan, types: list[str] | None, headers: str = "") -
     kinds = [d[0] if d else t for d, t in zip(declared, types, strict=True)]
     # a _Bool's value is checked to be 0 or 1 (``__cr_lift_truth``: the recorded bytes are
     # the program's to choose, and a byte of 2 is true and not-false at once)
-    cuts = sorted([(a, b, f"(*(const {t} *)__cr_lift_truth(__cr_lift_take({k}, sizeof({t})), "
-                          f"_Generic(({t})0, _Bool: 1, default: 0)))")
-                   for k, ((a, b), t) in enumerate(zip(lift.calls, kinds, strict=True))]
-                  + [(a, b, "") for a, b in lift.drop]
-                  + [(*lift.main, "__cr_test_main"), (lift.end, lift.end, "return 0;\n")])  # fmt: skip
-    out, at = [], 0
-    for a, b, text in cuts:
-        out += [test[at:a], text]
-        at = b
-    out.append(test[at:])
+    code = _test_as_judge(test, lift, [
+        f"(*(const {t} *)__cr_lift_truth(__cr_lift_take({k}, sizeof({t})), "
+        f"_Generic(({t})0, _Bool: 1, default: 0)))" for k, t in enumerate(kinds)
+    ])  # fmt: skip
     params = "" if _MAIN_PARAMS.match(test, lift.main[1]) else "argc, argv"
     harness_c = _c_half(C_JUDGE).replace("__CR_LIFT_CALLS", str(max(1, len(lift.calls))))
     return (
-        f"{harness_c}\n{headers}#undef NDEBUG\n#include <assert.h>\n{''.join(out)}\n"
+        f"{harness_c}\n{headers}#undef NDEBUG\n#include <assert.h>\n{code}\n"
         "/* codereward: the judge's entry */\n"
         "int main(int argc, char **argv) {\n  (void)argc;\n  (void)argv;\n"
         f"  return __cr_test_main({params}) == 0 ? 0 : 1;\n}}\n"
