@@ -735,7 +735,6 @@ def recorder_c(program: str, test: str, lift: Plan, undefs: str) -> str:
 _C_QUALIFIERS = frozenset({"static", "inline", "extern", "const", "__inline", "__inline__"})
 _C_TYPE_WORDS = _C_QUALIFIERS | {"unsigned", "signed", "long", "short", "int", "char", "float",
                                  "double", "_Bool", "bool"}  # fmt: skip
-_C_DECLARATION = re.compile(r"(?:^|(?<=[;}]))\s*((?:[A-Za-z_]\w*\s+)+)([A-Za-z_]\w*)\s*\(", re.M)
 
 
 def _c_scalar(words: list[str]) -> str | None:
@@ -775,17 +774,25 @@ _C_NOT_A_TYPE = frozenset({"return", "else", "case", "goto", "sizeof", "if", "wh
                            "do", "typedef"})  # fmt: skip
 
 
+def _c_function_heads(program: str) -> list[tuple[str, str]]:
+    """Each ``HEAD NAME(`` of the program at the start of a statement, outside comments:
+    the name and the head's text (its words and ``*``), which ``c_returns_unwritten`` and
+    ``guess_c_types`` read for what the function returns."""
+    code = compiled_eq.blank_cpp_comments(program)
+    return [
+        (m.group(2), m.group(0)[: m.start(2) - m.start(0)]) for m in _C_DECLARATOR.finditer(code)
+    ]
+
+
 def c_returns_unwritten(program: str, names: set[str]) -> bool:
     """Whether the program declares one of ``names`` to return what the recorder does not
     write (a pointer, a ``struct``, a ``union``, ``void``): the test then runs beside this
     program at once, rather than after a recorder whose types' line would send it back.
     Read from this program alone, so no sample decides for another; a declaration this
     misreads costs the recorder's build, never a verdict."""
-    code = compiled_eq.blank_cpp_comments(program)
-    for m in _C_DECLARATOR.finditer(code):
-        if m.group(2) not in names:
+    for name, head in _c_function_heads(program):
+        if name not in names:
             continue
-        head = m.group(0)[: m.start(2) - m.start(0)]
         words = re.findall(r"[A-Za-z_]\w*", head)
         if not words or words[0] in _C_NOT_A_TYPE:
             continue
@@ -801,17 +808,16 @@ def guess_c_types(program: str, test: str, lift: Plan) -> list[str] | None:
     judge of these types is built while the recorder is, and used only when the recorded
     types make the same source (``pipeline``), so a wrong one costs a build, not a
     verdict."""
-    code = compiled_eq.blank_cpp_comments(program)
     returns: dict[str, str | None] = {}
-    for m in _C_DECLARATION.finditer(code):
-        words = m.group(1).split()
-        if all(w in _C_TYPE_WORDS for w in words):
-            returns.setdefault(m.group(2), _c_scalar(words))
+    for name, head in _c_function_heads(program):
+        words = head.split()
+        if "*" not in head and all(w in _C_TYPE_WORDS for w in words):
+            returns.setdefault(name, _c_scalar(words))
     declared = lift.declared or (None,) * len(lift.calls)
     out: list[str] = []
     for (a, b), d in zip(lift.calls, declared, strict=True):
-        name = re.match(r"[A-Za-z_]\w*", test[a:b])
-        kind = d[0] if d else returns.get(name.group(0)) if name else None
+        callee = re.match(r"[A-Za-z_]\w*", test[a:b])
+        kind = d[0] if d else returns.get(callee.group(0)) if callee else None
         if kind is None:
             return None
         out.append(kind)
