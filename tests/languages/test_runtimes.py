@@ -145,11 +145,14 @@ def test_smoke_fail_samples_fail_in_a_cell(language: str) -> None:
             ]
 
 
-def _in_cell(language: str, argv: list[str]) -> subprocess.CompletedProcess[str]:
+def _in_cell(
+    language: str, argv: list[str], stdin: str | None = None, timeout_s: float = 120
+) -> subprocess.CompletedProcess[str]:
     root = _root_or_skip(language)
     return subprocess.run(
-        measure.bwrap_argv(root) + argv, capture_output=True, text=True, timeout=120
-    )
+        measure.bwrap_argv(root) + argv, input=stdin, capture_output=True, text=True,
+        timeout=timeout_s,
+    )  # fmt: skip
 
 
 def test_cpp_precompiled_header_is_used_with_the_recommended_flags() -> None:
@@ -181,10 +184,7 @@ def test_our_testlib_h_is_on_the_default_include_path_and_a_checker_runs() -> No
         "cd /tmp && cat > c.cpp && g++ -std=gnu++17 -O0 -o c c.cpp && echo 1 > in && echo 5 > ans"
         " && echo 5 > good && echo 6 > bad && ./c in good ans; echo rc=$?; ./c in bad ans; echo rc=$?"
     )
-    p = subprocess.run(
-        [*measure.bwrap_argv(root), "/bin/sh", "-c", script],
-        input=checker, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    p = _in_cell("cpp", ["/bin/sh", "-c", script], checker, timeout_s=240)
     assert p.stdout.split() == ["rc=0", "rc=1"], (p.stdout, p.stderr)
     assert "ok same" in p.stderr and "wrong answer 5 != 6" in p.stderr
 
@@ -226,16 +226,12 @@ def test_the_c_judges_compiler_compares_as_gcc_does() -> None:
     """tcc builds a lifted C test's judge (``languages.C_JUDGE_BUILD``): integer promotions
     and conversions, NaN, signed zero, ``float`` and ``long double`` comparisons, literal
     types and the C library's maths come out as gcc -O2's (the program's compiler) do."""
-    root = _root_or_skip("cpp")
     source = (Path(__file__).with_name("judge_compare.c")).read_text()
     script = (
         "cd /tmp && cat > t.c && tcc -o t1 t.c -lm && gcc -std=gnu11 -O2 -w -o t2 t.c -lm"
         " && ./t1 && ./t2"
     )
-    p = subprocess.run(
-        [*measure.bwrap_argv(root), "/bin/sh", "-c", script],
-        input=source, capture_output=True, text=True, timeout=240,
-    )  # fmt: skip
+    p = _in_cell("cpp", ["/bin/sh", "-c", script], source, timeout_s=240)
     assert p.returncode == 0, p.stderr
     by_tcc, by_gcc = p.stdout.split()
     assert len(by_tcc) == source.count("T(") - 1 and "0" in by_tcc and "1" in by_tcc
