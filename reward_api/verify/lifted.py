@@ -309,7 +309,6 @@ def plan(
     # a C input is named only in its declaration and in the calls' arguments: the test
     # never reads a value the program may have changed (``rev(s); assert(!strcmp(s, ..))``
     # stays beside the program, which the judge, holding the test's own ``s``, cannot be)
-    spans = calls
     for name in used:
         at, _a, _b = inputs[name]
         for n, t in enumerate(toks):
@@ -317,7 +316,7 @@ def plan(
                 t.kind == "id"
                 and t.text == name
                 and n != at
-                and not any(a <= t.start and t.end <= b for a, b in spans)
+                and not any(a <= t.start and t.end <= b for a, b in calls)
             ):
                 return None
     kept = tuple(sorted((a, b) for name, (_at, a, b) in inputs.items() if name in used))
