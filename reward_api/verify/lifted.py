@@ -889,8 +889,10 @@ class Judges:
         self._seen: dict[tuple[str, str], Judged] = {}
         """Outcomes by judge key and recorded lines."""
         self.runs = 0
-        """Lifted tests judged (a reused outcome counts; ``reused`` says how many were)."""
+        """Lifted tests judged (a reused outcome counts; ``reused`` says how many were,
+        ``host`` how many the host decided without a judge: ``lifted_go_host``)."""
         self.reused = 0
+        self.host = 0
         self.compiles = 0
 
     def usable(self, unit: Any) -> bool:
@@ -900,6 +902,12 @@ class Judges:
         no sample decides for another)."""
         source = unit.lift[2] if unit.lift is not None else None
         return source is None or self._spec(source, unit.recipe)[1] not in self._broken
+
+    def count_host(self) -> None:
+        """Count an outcome the host decided (``lifted_go_host``), with the judges' runs."""
+        with self._lock:
+            self.runs += 1
+            self.host += 1
 
     def _spec(self, source: str, language: str = "cpp") -> tuple[dict[str, Any], str]:
         from reward_api.verify import languages

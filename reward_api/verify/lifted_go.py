@@ -40,6 +40,10 @@ all it needs, and they cross as data:
    Independent of the program, it is built once per test (``lifted.Judges``, cached like
    a checker, in the checker cells of Go, which never run a candidate) and prepared while
    the candidate compiles.
+4. **On the host** (``lifted_go_host``): where the test is MBGP's own harness and its
+   expected values are literals (925 of MBGP's 939 tests), the host reads the recorded
+   lines and compares them as ``deepCompare`` would, and no judge is built; a line only Go
+   may read sends the sample to the compiled judge.
 
 Verdicts are ``lifted``'s: a comparison that fails in the judge is ``wrong_answer`` (it
 came before whatever the candidate did next); a judge that ran out leaves the candidate's
@@ -69,7 +73,7 @@ those tests stay beside the program.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reward_api.verify import lifted
@@ -181,6 +185,9 @@ class Plan:
     args: tuple[str, ...]
     independent: bool = True
     """The judge never depends on the program (``Judges.usable`` and ``prepare``)."""
+    host: tuple[Any, ...] | None = field(default=None, compare=False, hash=False)
+    """The expected values, where the test is MBGP's shape and the host decides what its
+    judge would (``lifted_go_host``): no judge is built unless a recorded line needs Go."""
 
 
 def _is_ref(toks: list[_Tok], m: int, name: str) -> bool:
@@ -343,7 +350,13 @@ def plan(test: str, entry_points: tuple[str, ...] | list[str]) -> Plan | None:
             if not (first <= m < last and _sink_arg(toks, m, sinks)):
                 return None
     args = tuple(test[x:y] for x, y in calls)
-    return Plan(tuple(calls), tuple(n for n in names if n not in ("main", "_")), args)
+    from reward_api.verify import lifted_go_host
+
+    host = lifted_go_host.expected(test, entries)
+    if host is not None and len(host) != len(calls):
+        host = None
+    return Plan(tuple(calls), tuple(n for n in names if n not in ("main", "_")), args,
+                host=host)  # fmt: skip
 
 
 def _sink_arg(toks: list[_Tok], m: int, sinks: dict[str, set[int]]) -> bool:

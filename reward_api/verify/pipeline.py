@@ -55,7 +55,7 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
-from reward_api.verify import lifted, lifted_go
+from reward_api.verify import lifted, lifted_go, lifted_go_host
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -636,7 +636,9 @@ class Verifier:
         # a judge that needs no value of the program's (or whose types the program's
         # declarations predict) builds meanwhile
         for u in units:
-            early = (u.lift[2] or u.lift_guess) if u.lift is not None else None
+            if u.lift is None or getattr(u.lift[1], "host", None) is not None:
+                continue  # no judge, or none unless a recorded line needs Go
+            early = u.lift[2] or u.lift_guess
             if early is not None:
                 self.lifted.prepare(early, u.recipe)
         pool = self.language_pool(problem.language)
@@ -729,6 +731,12 @@ class Verifier:
                 continue
             if rec.types is None:
                 out[k] = None
+                continue
+            host = getattr(shape, "host", None)
+            decided = lifted_go_host.decide(host, rec.channel) if host is not None else None
+            if decided is not None:  # MBGP's deepCompare on literals: no judge to run
+                self.lifted.count_host()
+                out[k] = decided
                 continue
             if source is None and problem.language == "c":
                 source = lifted.judge_c(code, shape, rec.types, lifted.includes_c(unit.program))

@@ -16,6 +16,9 @@ judges) on every backend (``tests/docker/test_adversarial.py`` globs this file):
   panic (the panic's exit status) or a hang (``timeout``), a value that does not marshal,
   an ``os.Exit(0)`` in ``init`` or in a call (nothing recorded after it: never a pass);
 - lines the program writes on the pass channel itself, which spoil its own record;
+- MBGP's tests decided on the host (``lifted_go_host``): JSON's types count (a ``1`` for
+  an expected ``true`` fails), and lines only Go may read (``NaN``, a lone surrogate
+  escape) go to the compiled judge, which reads them as Go does;
 - the way back: a test whose judge does not compile (it names the program's type) and a
   shape the plan does not take run beside the program, as before.
 """
@@ -253,6 +256,70 @@ func add(a int, b int) int {
 """
 )
 
+# MBGP's tests are decided on the host (``lifted_go_host``), where JSON's types count: a
+# value of the program's own that marshals as 1 for an expected true, "5" for 5 or 5.5
+# for 5 is no pass; lines only Go may read (a NaN the program writes itself, a lone
+# surrogate escape) go to the compiled judge, which reads them as Go does
+TRUTH = mbgp(("truth(1)", "true"), ("truth(2)", '[]interface{}{1, "a"}'))
+ONE_FOR_TRUE = (
+    HEAD
+    + """
+type one struct{}
+
+func (one) MarshalJSON() ([]byte, error) {
+\treturn []byte("1"), nil
+}
+
+func truth(n int) interface{} {
+\treturn one{}
+}
+"""
+)
+STRING_FOR_NUMBER = (
+    HEAD
+    + """
+type quoted int
+
+func (q quoted) MarshalJSON() ([]byte, error) {
+\treturn []byte(`"5"`), nil
+}
+
+func add(a int, b int) quoted {
+\treturn quoted(a + b)
+}
+"""
+)
+NAN_LINES = (
+    HEAD
+    + """
+import "os"
+
+func init() {
+\tos.NewFile(3, "pass").WriteString("h4e614e\\nh4e614e\\nh4e614e\\n")
+\tos.Exit(0)
+}
+
+func add(a int, b int) int {
+\treturn a + b
+}
+"""
+)
+REPLACEMENT = mbgp(("mark(1)", '"\\uFFFD"'))
+LONE_SURROGATE = (
+    HEAD
+    + """
+type raw struct{}
+
+func (raw) MarshalJSON() ([]byte, error) {
+\treturn []byte(`"\\ud800"`), nil
+}
+
+func mark(n int) raw {
+\treturn raw{}
+}
+"""
+)
+
 # the way back: the test names the program's type (its judge cannot compile); a call in a
 # loop (the plan does not take it)
 OWN_TYPE_TEST = mbgp(("build(3)", "P{X: 3}"))
@@ -289,6 +356,12 @@ BATCH = Batch(
         exploit("exit-in-a-call", ADD_P, EXIT_IN_CALL),
         exploit("forged-extra-line", ADD_P, FORGED_EXTRA_LINE),
         exploit("forged-injection-line", ADD_P, FORGED_INJECTION),
+        exploit("one-for-true", asserts(TRUTH, language="go", entry_points=["truth"]),
+                ONE_FOR_TRUE),
+        exploit("string-for-number", ADD_P, STRING_FOR_NUMBER),
+        exploit("nan-lines", ADD_P, NAN_LINES),
+        control("lone-surrogate-read-by-go",
+                asserts(REPLACEMENT, language="go", entry_points=["mark"]), LONE_SURROGATE),
         control("mbgp-shape", ADD_P, HONEST_ADD),
         control("own-marshal-json", asserts(PAIRS, language="go", entry_points=["pairs"]),
                 OWN_MARSHAL),
@@ -309,6 +382,9 @@ EXPECTED = {
     "exit-in-a-call": Verdict.wrong_answer,
     "forged-extra-line": Verdict.wrong_answer,
     "forged-injection-line": Verdict.wrong_answer,
+    "one-for-true": Verdict.wrong_answer,
+    "string-for-number": Verdict.wrong_answer,
+    "nan-lines": Verdict.wrong_answer,
 }
 
 
@@ -330,6 +406,9 @@ def test_the_batch_was_judged_apart(verifier):
     judge names the program's type is remembered as not lifted, and the loop never was."""
     BATCH.run(verifier)
     assert verifier.lifted.runs >= 10, verifier.lifted.runs
+    # MBGP's shape is decided on the host; the lines only Go reads went to a judge
+    assert verifier.lifted.host >= 8, verifier.lifted.host
+    assert verifier.lifted.runs - verifier.lifted.host >= 2
     problem = Problem.model_validate({"id": "p", **OWN_TYPE_P})
     units, _ = languages.units_for(problem, OWN_TYPE, [0], lambda unit: True)
     assert units[0].lift is not None and not verifier.lifted.usable(units[0])
@@ -366,7 +445,8 @@ def test_the_binary_reader_is_paid_beside_the_test(verifier):
 def test_the_same_values_are_judged_once(verifier):
     """A judge's outcome on the same recorded lines is reused (an RL group's right
     answers): the second program, another text with the same values, runs no judge."""
-    test = mbgp(("add(7, 8)", "15"), ("add(-7, 8)", "1"))
+    # constant arithmetic: not evaluated on the host, so a compiled judge runs
+    test = mbgp(("add(7, 8)", "7 + 8"), ("add(-7, 8)", "1 + 0"))
     problem = asserts(test, language="go", entry_points=["add"])
     other = HEAD + "\nfunc add(a int, b int) int {\n\treturn b + a\n}\n"
     first = Batch("once", [control("a-plus-b", problem, HONEST_ADD)]).run(verifier)
