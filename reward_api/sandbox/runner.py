@@ -2622,6 +2622,29 @@ def _bpf(code):
     return out
 
 
+_CTYPES_KIT = {}
+
+
+def _ctypes_kit():
+    """The C library's handle and the ctypes structures of the seccomp and Landlock calls,
+    made once: the runner makes them at its start (``main``), so a test's forked child
+    does not build ctypes classes (each a few hundred copied-on-write pages) before its
+    ``execve``."""
+    if not _CTYPES_KIT:
+        import ctypes
+
+        class _Fprog(ctypes.Structure):
+            _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+        class _Beneath(ctypes.Structure):
+            _pack_ = 1
+            _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+        _CTYPES_KIT.update(libc=ctypes.CDLL(None, use_errno=True), fprog=_Fprog,
+                           beneath=_Beneath)  # fmt: skip
+    return _CTYPES_KIT
+
+
 def _install_seccomp(libc, prog, before=None):
     """Install ``prog`` (``_bpf``'s bytes) on this process and all it starts, after
     ``PR_SET_NO_NEW_PRIVS``; ``before`` runs between the two (a Landlock ruleset, which
@@ -2629,11 +2652,7 @@ def _install_seccomp(libc, prog, before=None):
     import ctypes
 
     c_prog = ctypes.create_string_buffer(prog, len(prog))
-
-    class _Fprog(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    fprog = _Fprog(len(prog) // 8, ctypes.addressof(c_prog))
+    fprog = _ctypes_kit()["fprog"](len(prog) // 8, ctypes.addressof(c_prog))
     ul = ctypes.c_ulong
     if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
         return False
@@ -2658,10 +2677,7 @@ def _landlock_proc(libc):
     "Not covered")."""
     import ctypes
 
-    class _Beneath(ctypes.Structure):
-        _pack_ = 1
-        _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
-
+    _Beneath = _ctypes_kit()["beneath"]
     handled = ctypes.c_uint64(_LANDLOCK_FILE)
     ruleset = libc.syscall(444, ctypes.byref(handled), ctypes.c_size_t(8), ctypes.c_uint32(0))
     if ruleset < 0:
@@ -2698,11 +2714,9 @@ def _one_process_exec(argv, env):
             if os.path.isfile(cand) and os.access(cand, os.X_OK):
                 path = cand
                 break
-    import platform
-
-    if platform.machine() not in ("x86_64", "AMD64"):
+    if os.uname().machine not in ("x86_64", "AMD64"):  # not ``platform``: 4 ms per child
         os.execve(path, argv, env)
-    libc = ctypes.CDLL(None, use_errno=True)
+    libc = _ctypes_kit()["libc"]
     c_path = ctypes.create_string_buffer(os.fsencode(path))
     strings = [os.fsencode(a) for a in argv]
     c_argv = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
@@ -3684,6 +3698,7 @@ def main():
 
         _PRCTL = ctypes.CDLL(None).prctl
         _PRCTL(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE = 4
+        _ctypes_kit()
     except Exception:
         pass
     global _KEYS_DENIED
