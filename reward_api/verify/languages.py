@@ -335,7 +335,7 @@ from signal import SIGABRT
 from typing import Any
 
 from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
-from reward_api.verify import compiled_eq, lifted, lifted_go
+from reward_api.verify import compiled_eq, lifted, lifted_c_host, lifted_go
 from reward_api.verify.comparators import comparator
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
@@ -724,6 +724,7 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
         called = {m.group(0) for a, _b in shape.calls if (m := re.match(r"\w+", test[a:]))}
         if lifted.c_returns_unwritten(program, called):
             return None
+        shape = dataclasses.replace(shape, host=lifted_c_host.checks(test, shape))
         return lifted_c_unit(program, test, shape)
     if problem.language == "go":
         go_shape = lifted_go.plan(test, entries)

@@ -58,7 +58,7 @@ import secrets
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -144,6 +144,9 @@ class Plan:
     the judge reads it as ``decltype`` of that name, so the judge's source does not depend
     on what the program returns and is built before (or while) the program is."""
 
+    host: tuple[Any, ...] | None = field(default=None, compare=False, hash=False)
+    """C: the test's ``assert``s where the host decides them (``lifted_c_host``): no judge
+    is built unless a recorded value needs one."""
     inputs: tuple[tuple[int, int], ...] = ()
     """C: spans of the test's declarations of data its calls take (``int a[] = {1, 2};``
     before ``count(a, 2)``), which the recorder makes too: values of literals alone, named

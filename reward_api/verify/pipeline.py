@@ -55,7 +55,7 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
-from reward_api.verify import lifted, lifted_go, lifted_go_host
+from reward_api.verify import lifted, lifted_c_host, lifted_go, lifted_go_host
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -733,8 +733,12 @@ class Verifier:
                 out[k] = None
                 continue
             host = getattr(shape, "host", None)
-            decided = lifted_go_host.decide(host, rec.channel) if host is not None else None
-            if decided is not None:  # MBGP's deepCompare on literals: no judge to run
+            decided = (
+                None if host is None
+                else lifted_go_host.decide(host, rec.channel) if problem.language == "go"
+                else lifted_c_host.decide(host, rec)
+            )  # fmt: skip
+            if decided is not None:  # comparisons with literals: no judge to run
                 self.lifted.count_host()
                 out[k] = decided
                 continue

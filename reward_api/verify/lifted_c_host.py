@@ -1,0 +1,325 @@
+"""A lifted C assert test decided on the host where its comparisons are literals: no judge
+is built or run.
+
+A lifted C test (``lifted``, section "C") runs its own code in a judge that tcc builds per
+test and a checker cell runs on the recorder's lines: on a stream of distinct problems a
+build and two cell requests per sample, about a tenth of what the sample costs. Where each
+of the test's statements is one of
+
+- ``assert(CALL);``, ``assert(!CALL);``, ``assert(CALL OP LIT);``, ``assert(LIT OP CALL);``
+  (``OP`` one of ``== != < > <= >=``; ``CALL`` a call the plan lifted, in order, one per
+  ``assert``; ``LIT`` an integer, character or floating constant with at most one sign),
+- a declaration of the calls' data (the plan's ``inputs``, which the recorder makes), or
+- a last ``return 0;``,
+
+in ``int main(void)`` (or ``()``) with nothing else at the top level and only ``#include
+<...>`` lines, what the judge computes is C's arithmetic on two scalars, done here
+(``decide``) as C defines it for gcc's x86-64 ABI:
+
+- the call's value is the recorder's bytes for the type its types' line names (``char``
+  signed; a ``_Bool`` whose byte is above 1 is malformed, as ``__cr_lift_truth`` makes
+  it; a value line longer than the type is malformed, a shorter one is zero-filled, as
+  the judge's reader does);
+- the constant's type is C11's (6.4.4.1: the first of its suffix's list that holds it);
+- the comparison is done after the integer promotions and the usual arithmetic
+  conversions (an unsigned type of rank at least the other's wins, a signed type wins
+  where it holds every value of the unsigned one), in ``double`` where either side is
+  one, and in ``float`` for a ``float`` against an integer; ``assert(x)`` is ``x != 0``
+  (a NaN holds) and ``!x`` is ``x == 0``.
+
+Anything this module does not decide exactly (a ``long double``, an integer beyond 2**53
+against a floating value or beyond 2**24 against a ``float``, a constant with an ``f`` or
+``l`` floating suffix or a hexadecimal float, a value line out of the recorder's alphabet,
+a channel larger than the judge reads) goes to the compiled judge, which decides it as
+before; a test of any other shape always does. The outcomes are the judge's: an
+``assert`` that fails is ``the test aborted`` (its ``abort``), a call the candidate never
+returned from after every ``assert`` before it held is ``ran_out``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from reward_api.verify import compiled_eq, lifted
+
+_OPS = frozenset({"==", "!=", "<", ">", "<=", ">="})
+_SWAP = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
+
+# the integer types after promotion: (bits, signed, rank)
+_INT = {
+    "int": (32, True, 1), "unsigned": (32, False, 1), "long": (64, True, 2),
+    "unsigned long": (64, False, 2), "long long": (64, True, 3),
+    "unsigned long long": (64, False, 3),
+}  # fmt: skip
+_UNSIGNED_OF = {"int": "unsigned", "long": "unsigned long", "long long": "unsigned long long"}
+# a recorded scalar: its size and how its bytes read (struct's format; None: ``_Bool``)
+_SCALAR = {
+    "_Bool": (1, None), "char": (1, "<b"), "signed char": (1, "<b"), "unsigned char": (1, "<B"),
+    "short": (2, "<h"), "unsigned short": (2, "<H"), "int": (4, "<i"), "unsigned": (4, "<I"),
+    "long": (8, "<q"), "unsigned long": (8, "<Q"), "long long": (8, "<q"),
+    "unsigned long long": (8, "<Q"), "float": (4, "<f"), "double": (8, "<d"),
+}  # fmt: skip
+_PROMOTED = {"_Bool", "char", "signed char", "unsigned char", "short", "unsigned short"}
+_FLOATING = {"float", "double"}
+_LINE = re.compile(r"r(?:[0-9a-f]{2})*")
+MAX_CHANNEL = 1 << 20
+"""The judge's reader holds less than this (``lifted_c_judge.h``): a longer channel is its."""
+
+
+class _Refuse(Exception):
+    """Outside what this module decides exactly: the compiled judge does."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One ``assert`` of the test: ``op`` (``truth``, ``not`` or a comparison, written
+    with the call on its left) and the constant it compares with: its C type and value."""
+
+    op: str
+    constant: tuple[str, Any] | None = None
+
+
+# ------------------------------------------------------------------ the test's shape
+def checks(test: str, plan: lifted.Plan) -> tuple[Check, ...] | None:
+    """The test's ``assert``s, one per lifted call in order, or None when the test is
+    not of the shape the module docstring gives."""
+    if any(d is not None for d in plan.declared):
+        return None
+    code = compiled_eq.blank_cpp_comments(test)
+    for line in code.split("\n"):
+        stripped = line.strip()
+        if stripped.startswith(("#", "%:")) and not re.fullmatch(
+            r"#[ \t]*include[ \t]*<[A-Za-z0-9_./]+>", stripped
+        ):
+            return None
+        if "\\" in line or "??" in line:
+            return None  # a line continued, a trigraph: read as the compiler would
+    toks = compiled_eq._tokens(test)
+    if len(toks) < 6 or toks[0].text != "int" or toks[1].start != plan.main[0]:
+        return None
+    params = toks[2].match
+    if toks[2].text != "(" or [t.text for t in toks[3:params]] not in ([], ["void"]):
+        return None
+    body = params + 1
+    if toks[body].text != "{" or toks[body].match != len(toks) - 1:
+        return None
+    calls = list(plan.calls)
+    inputs = set(plan.inputs)
+    out: list[Check] = []
+    i, end = body + 1, len(toks) - 1
+    try:
+        while i < end:
+            k = i
+            while k < end and toks[k].text != ";":
+                k = toks[k].match + 1 if toks[k].text in ("(", "[", "{") else k + 1
+            if k >= end:
+                return None
+            stmt = toks[i:k]
+            if not stmt:
+                i = k + 1
+                continue
+            if any(a <= stmt[0].start and stmt[-1].end <= b for a, b in inputs):
+                i = k + 1
+                continue
+            if [t.text for t in stmt] == ["return", "0"] and k + 1 == end:
+                break
+            if (len(stmt) < 4 or stmt[0].text != "assert" or stmt[1].text != "("
+                    or stmt[1].match != k - 1):  # fmt: skip
+                return None
+            if not calls:
+                return None
+            out.append(_assert(stmt[2:-1], calls.pop(0)))
+            i = k + 1
+    except _Refuse:
+        return None
+    if calls:
+        return None
+    return tuple(out)
+
+
+def _assert(expr: list[Any], call: tuple[int, int]) -> Check:
+    """The check of one ``assert``'s expression, whose call is ``call``'s span."""
+    at = next((n for n, t in enumerate(expr) if t.start == call[0]), None)
+    to = next((n for n, t in enumerate(expr) if t.end == call[1]), None)
+    if at is None or to is None:
+        raise _Refuse
+    before, after = expr[:at], expr[to + 1 :]
+    if not before and not after:
+        return Check("truth")
+    if [t.text for t in before] == ["!"] and not after:
+        return Check("not")
+    if not before and after and after[0].text in _OPS:
+        return Check(after[0].text, _constant(after[1:]))
+    if not after and before and before[-1].text in _OPS:
+        return Check(_SWAP[before[-1].text], _constant(before[:-1]))
+    raise _Refuse
+
+
+def _constant(toks: list[Any]) -> tuple[str, Any]:
+    """A constant with at most one sign: its C type and its value."""
+    sign = ""
+    if len(toks) == 2 and toks[0].text in ("-", "+"):
+        sign, toks = toks[0].text, toks[1:]
+    if len(toks) != 1 or toks[0].kind != "lit":
+        raise _Refuse
+    kind, value = _literal(toks[0].text)
+    if sign != "-":
+        return kind, value
+    if kind == "double":
+        return kind, -value
+    bits, signed, _rank = _INT[kind]
+    return kind, -value if signed else (-value) % (1 << bits)
+
+
+_SUFFIX_TYPES = {  # C11 6.4.4.1: (suffix, decimal?) -> the types in order
+    ("", True): ("int", "long", "long long"),
+    ("", False): ("int", "unsigned", "long", "unsigned long", "long long", "unsigned long long"),
+    ("u", True): ("unsigned", "unsigned long", "unsigned long long"),
+    ("u", False): ("unsigned", "unsigned long", "unsigned long long"),
+    ("l", True): ("long", "long long"),
+    ("l", False): ("long", "unsigned long", "long long", "unsigned long long"),
+    ("ul", True): ("unsigned long", "unsigned long long"),
+    ("ul", False): ("unsigned long", "unsigned long long"),
+    ("ll", True): ("long long",),
+    ("ll", False): ("long long", "unsigned long long"),
+    ("ull", True): ("unsigned long long",),
+    ("ull", False): ("unsigned long long",),
+}  # fmt: skip
+_INTEGER = re.compile(
+    r"(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)([uU]?(?:l|L|ll|LL)?|(?:l|L|ll|LL)[uU])"
+)
+_DOUBLE = re.compile(r"(?:[0-9]+\.[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+")
+_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, "'": 39,
+            '"': 34, "?": 63}  # fmt: skip
+
+
+def _literal(text: str) -> tuple[str, Any]:
+    """A C constant's type and value (integers as Python ints, doubles as floats)."""
+    m = _INTEGER.fullmatch(text)
+    if m:
+        digits, suffix = m.groups()
+        value = (
+            int(digits, 16)
+            if digits[:2] in ("0x", "0X")
+            else int(digits, 8 if digits[0] == "0" else 10)
+        )
+        low = suffix.lower()
+        key = ("u" if "u" in low else "") + "l" * low.count("l")
+        for kind in _SUFFIX_TYPES[(key, digits[0] != "0")]:
+            bits, signed, _rank = _INT[kind]
+            if value < (1 << (bits - 1 if signed else bits)):
+                return kind, value
+        raise _Refuse  # beyond every type of its list
+    if _DOUBLE.fullmatch(text):
+        number = float(text)
+        if not math.isfinite(number):
+            raise _Refuse
+        return "double", number
+    if len(text) >= 3 and text[0] == "'" and text[-1] == "'":
+        return "int", _character(text[1:-1])
+    raise _Refuse  # a suffixed or hexadecimal float, a prefixed character, a string
+
+
+def _character(body: str) -> int:
+    """A character constant's value as an ``int`` (its one byte as a signed ``char``)."""
+    if not body.isascii():
+        raise _Refuse
+    if body[0] != "\\":
+        if len(body) != 1:
+            raise _Refuse  # a multi-character constant
+        byte = ord(body)
+    elif len(body) == 2 and body[1] in _ESCAPES:
+        byte = _ESCAPES[body[1]]
+    elif re.fullmatch(r"\\[0-7]{1,3}", body):
+        byte = int(body[1:], 8)
+    elif re.fullmatch(r"\\x[0-9a-fA-F]{1,2}", body):
+        byte = int(body[2:], 16)
+    else:
+        raise _Refuse
+    if byte > 255:
+        raise _Refuse
+    return byte - 256 if byte > 127 else byte
+
+
+# ------------------------------------------------------------------ the recorded values
+def _value(kind: str, line: str) -> Any:
+    """A recorded value line as a Python number; refused where the compiled judge reads it."""
+    if kind not in _SCALAR or not _LINE.fullmatch(line):
+        raise _Refuse
+    size, form = _SCALAR[kind]
+    raw = bytes.fromhex(line[1:])
+    if len(raw) > size:
+        return _MALFORMED
+    raw = raw.ljust(size, b"\0")
+    if form is None:  # _Bool
+        return _MALFORMED if raw[0] > 1 else raw[0]
+    return struct.unpack(form, raw)[0]
+
+
+_MALFORMED = object()
+
+
+def _common(a: str, b: str) -> str:
+    """The usual arithmetic conversions' type of two promoted integer types."""
+    if a == b:
+        return a
+    (_, asigned, arank), (_, bsigned, brank) = _INT[a], _INT[b]
+    if asigned == bsigned:
+        return a if arank >= brank else b
+    signed, unsigned = (a, b) if asigned else (b, a)
+    if _INT[unsigned][2] >= _INT[signed][2]:
+        return unsigned
+    if _INT[signed][0] > _INT[unsigned][0]:
+        return signed
+    return _UNSIGNED_OF[signed]
+
+
+def _holds(check: Check, kind: str, value: Any) -> bool:
+    """Whether the ``assert`` holds for the call's ``value`` of type ``kind``."""
+    if check.op in ("truth", "not"):
+        zero = value == 0
+        return zero if check.op == "not" else not zero
+    assert check.constant is not None
+    ckind, cvalue = check.constant
+    if kind in _FLOATING or ckind == "double":
+        if kind not in _FLOATING and abs(value) >= 1 << 53:
+            raise _Refuse
+        if ckind != "double" and abs(cvalue) >= 1 << (24 if kind == "float" else 53):
+            raise _Refuse
+        x, y = float(value), float(cvalue)
+    else:
+        left = "int" if kind in _PROMOTED else kind
+        common = _common(left, ckind)
+        bits, signed, _rank = _INT[common]
+        x, y = value, cvalue
+        if not signed:
+            x, y = x % (1 << bits), y % (1 << bits)
+    op = check.op
+    return bool(
+        x == y if op == "==" else x != y if op == "!=" else x < y if op == "<"
+        else x > y if op == ">" else x <= y if op == "<=" else x >= y
+    )  # fmt: skip
+
+
+def decide(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | None:
+    """The compiled judge's outcome on the recorder's lines, or None where it must run."""
+    channel = rec.channel
+    if rec.types is None or len(channel) >= MAX_CHANNEL or len(rec.types) != len(values):
+        return None
+    lines = channel[:-1].split("\n")[1:]
+    try:
+        for k, check in enumerate(values):
+            if k >= len(lines):
+                return lifted.Judged("ran_out")
+            value = _value(rec.types[k], lines[k])
+            if value is _MALFORMED:
+                return lifted.Judged("failed", "the recorded values are malformed")
+            if not _holds(check, rec.types[k], value):
+                return lifted.Judged("failed", "the test aborted")
+    except _Refuse:
+        return None
+    return lifted.Judged("passed")

@@ -1,0 +1,165 @@
+"""C assert tests decided on the host (``reward_api.verify.lifted_c_host``): which tests it
+takes, and its arithmetic checked against gcc's (the program's compiler) on every scalar
+type, value and constant kind it decides, in the C runtime root."""
+
+from __future__ import annotations
+
+import itertools
+import struct
+
+import pytest
+
+from reward_api.verify import compiled_eq, lifted, lifted_c_host
+from tests.languages.test_runtimes import _in_cell
+
+
+def _plan(test: str, entries: tuple[str, ...] = ("f",)) -> lifted.Plan:
+    plan = lifted.plan(test, entries, "c")
+    assert plan is not None
+    return plan
+
+
+def _checks(test: str) -> tuple[lifted_c_host.Check, ...] | None:
+    return lifted_c_host.checks(test, _plan(test))
+
+
+HEAD = "#include <assert.h>\n"
+
+
+@pytest.mark.parametrize("main", [
+    "int main(void) { assert(f(1) == 2); assert(!f(2)); assert(f(3)); return 0; }",
+    "int main() { assert(3 >= f(1)); assert(f(2) != -1L); assert(f(3) < 'a'); }",
+    "int main(void) { int a[] = {1, 2}; assert(f(a, 2) == 3.5); }",
+])  # fmt: skip
+def test_shapes_decided_on_the_host(main):
+    assert _checks(HEAD + main) is not None
+
+
+@pytest.mark.parametrize("main", [
+    # the value used otherwise than compared with one constant
+    "int main(void) { assert(f(1) + 1 == 2); }",
+    "int main(void) { assert((f(1)) == 2); }",
+    "int main(void) { assert(f(1) == 2 && 1); }",
+    "int main(void) { assert(f(1) == INT_MAX); }",
+    "int main(void) { assert(f(1) == 1 + 1); }",
+    "int main(void) { int x = f(1); assert(x == 2); }",
+    "int main(void) { assert(f(1) == 2.5f); }",
+    "int main(void) { assert(f(1) == 2.5L); }",
+    "int main(void) { assert(f(1) == 0x1p3); }",
+    "int main(void) { assert(f(1) == L'a'); }",
+    "int main(void) { assert(f(1) == 'ab'); }",
+    "int main(void) { assert(f(1) == 08); }",
+    "int main(void) { assert(f(1) == 99999999999999999999); }",
+    # more than the asserts: a statement, a return other than 0, a helper, a directive
+    'int main(void) { assert(f(1) == 2); puts("x"); }',
+    "int main(void) { assert(f(1) == 2); return 1; }",
+    "static int g(void) { return 2; }\nint main(void) { assert(f(1) == 2); }",
+    "#define N 2\nint main(void) { assert(f(1) == N); }",
+    "#define NDEBUG\nint main(void) { assert(f(1) == 2); }",
+    "int main(int argc, char **argv) { assert(f(1) == 2); }",
+    "int main(void) { assert(f(1) == \\\n 2); }",
+])  # fmt: skip
+def test_other_shapes_go_to_the_compiled_judge(main):
+    plan = lifted.plan(HEAD + main, ("f",), "c")
+    assert plan is None or lifted_c_host.checks(HEAD + main, plan) is None
+
+
+def _rec(types: list[str], *lines: str) -> lifted.Recorded:
+    return lifted.Recorded(
+        types, " ".join("i" for _ in types) + "\n" + "".join(f"{x}\n" for x in lines)
+    )
+
+
+def test_the_outcomes_are_the_compiled_judges():
+    checks = _checks(HEAD + "int main(void) { assert(f(1) == 5); assert(!f(2)); }")
+    assert checks is not None
+    five, zero, one = "r05000000", "r00000000", "r01000000"
+    assert lifted_c_host.decide(checks, _rec(["int", "int"], five, zero)).outcome == "passed"
+    bad = lifted_c_host.decide(checks, _rec(["int", "int"], five, one))
+    assert bad == lifted.Judged("failed", "the test aborted")
+    assert lifted_c_host.decide(checks, _rec(["int", "int"], five)).outcome == "ran_out"
+    # the first failure decides, whatever follows
+    assert lifted_c_host.decide(checks, _rec(["int", "int"], one, "zz")).outcome == "failed"
+    # the judge's reader: a short value is zero-filled, a long one malformed
+    assert lifted_c_host.decide(checks, _rec(["int", "int"], "r05", "r")).outcome == "passed"
+    long = lifted_c_host.decide(checks, _rec(["int", "int"], five + "00", zero))
+    assert long == lifted.Judged("failed", "the recorded values are malformed")
+    # a _Bool of 2 is neither true nor false; a line out of the alphabet, a long double:
+    # the compiled judge's
+    truth = _checks(HEAD + "int main(void) { assert(f(1)); }")
+    assert truth is not None
+    assert lifted_c_host.decide(truth, _rec(["_Bool"], "r02")).detail == (
+        "the recorded values are malformed"
+    )
+    assert lifted_c_host.decide(truth, _rec(["_Bool"], "r01")).outcome == "passed"
+    assert lifted_c_host.decide(truth, _rec(["int"], "rZZ")) is None
+    assert lifted_c_host.decide(truth, _rec(["long double"], "r00")) is None
+    assert lifted_c_host.decide(truth, lifted.Recorded(None, "?\n")) is None
+
+
+_VALUES = {
+    "_Bool": [0, 1],
+    "char": [0, 1, -1, 97, 127, -128], "signed char": [0, -1, 127, -128],
+    "unsigned char": [0, 1, 97, 200, 255], "short": [0, -1, 32767, -32768, 300],
+    "unsigned short": [0, 1, 65535, 300], "int": [0, 1, -1, 5, 2147483647, -2147483648],
+    "unsigned": [0, 1, 5, 4294967295, 2147483648], "long": [0, -1, 5, 2**62, -(2**63), 2**53 - 1],
+    "unsigned long": [0, 1, 2**64 - 1, 2**63, 4294967295],
+    "long long": [0, -1, 9007199254740993, -(2**63)],
+    "unsigned long long": [0, 2**64 - 1, 2**53, 255],
+    "float": [0.0, -0.0, 0.1, 5.0, 0.5, float("nan"), float("inf"), 16777216.0, 1e20],
+    "double": [0.0, -0.0, 0.1, 5.0, 0.5, float("nan"), float("-inf"), 1e20, 1e-300],
+}  # fmt: skip
+_CONSTANTS = [
+    "0", "1", "-1", "5", "-5", "97", "200", "255", "-128", "65535", "2147483647",
+    "2147483648", "-2147483648", "4294967295", "4294967295u", "0xffffffff", "-1u", "1ul",
+    "-1l", "-1ll", "-1LL", "0x7fffffffffffffff", "0xffffffffffffffff",
+    "18446744073709551615u", "9223372036854775807", "-9223372036854775807", "'a'",
+    "'\\xff'", "'\\377'", "'\\0'", "'\\n'", "'\\''", "0.1", "5.0", "-0.0", "1e20", ".5",
+    "1e-300", "16777216", "16777217", "+3", "07", "0x10", "1UL", "1lu", "1llu",
+]  # fmt: skip
+_OPS = ["==", "!=", "<", ">", "<=", ">=", "truth", "not"]
+
+
+def _bytes(kind: str, value: object) -> bytes:
+    _size, form = lifted_c_host._SCALAR[kind]
+    if form is None:
+        return bytes([int(value)])  # type: ignore[call-overload]
+    return struct.pack(form, value)
+
+
+def test_the_host_compares_as_gcc_does():
+    """Every decided (type, value, comparison, constant) gives what gcc -O2's program
+    gives: the integer promotions, the usual arithmetic conversions, constants' types,
+    signed and unsigned ``char`` constants, NaN, signed zero, ``float`` against an
+    integer."""
+    cases = []
+    for (kind, values), op, constant in itertools.product(_VALUES.items(), _OPS, _CONSTANTS):
+        if op in ("truth", "not") and constant != "0":
+            continue
+        compared = None if op in ("truth", "not") else compiled_eq._tokens(constant)
+        check = lifted_c_host.Check(op, lifted_c_host._constant(compared) if compared else None)
+        for value in values:
+            raw = _bytes(kind, value)
+            try:
+                got = lifted_c_host._holds(check, kind, lifted_c_host._value(kind, "r" + raw.hex()))
+            except lifted_c_host._Refuse:
+                continue
+            cases.append((kind, raw, op, constant, got))
+    assert len(cases) > 2000
+    body = []
+    for n, (kind, raw, op, constant, _got) in enumerate(cases):
+        init = ", ".join(str(b) for b in raw)
+        expr = "v" if op == "truth" else "!v" if op == "not" else f"v {op} {constant}"
+        body.append(
+            f"  {{ static const unsigned char b[] = {{{init}}}; {kind} v; memcpy(&v, b, sizeof v);"
+            f" putchar(({expr}) ? '1' : '0'); }} /* {n} */\n"
+        )
+    source = ("#include <stdio.h>\n#include <string.h>\nint main(void) {\n" + "".join(body)
+              + '  putchar(\'\\n\');\n  return 0;\n}\n')  # fmt: skip
+    script = "cd /tmp && cat > t.c && gcc -std=gnu11 -O2 -w -o t t.c && ./t"
+    p = _in_cell("c", ["/bin/sh", "-c", script], source, timeout_s=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    by_gcc = p.stdout.strip()
+    assert len(by_gcc) == len(cases)
+    wrong = [c[:4] for c, g in zip(cases, by_gcc, strict=True) if (g == "1") != c[4]]
+    assert not wrong, wrong[:10]
