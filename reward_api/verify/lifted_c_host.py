@@ -12,8 +12,9 @@ of the test's statements is one of
 - a declaration of the calls' data (the plan's ``inputs``, which the recorder makes), or
 - a last ``return 0;``,
 
-in ``int main(void)`` (or ``()``) with nothing else at the top level and only ``#include
-<...>`` lines, what the judge computes is C's arithmetic on two scalars, done here
+in ``int main(void)`` (or ``()``) with nothing else at the top level, only ``#include
+<...>`` lines and no line splice (one at a ``//`` comment's end takes the next line into
+the comment: a red team's false failure), what the judge computes is C's arithmetic on two scalars, done here
 (``decide``) as C defines it for gcc's x86-64 ABI:
 
 - the call's value is the recorder's bytes for the type its types' line names (``char``
@@ -89,6 +90,8 @@ def checks(test: str, plan: lifted.Plan) -> tuple[Check, ...] | None:
     not of the shape the module docstring gives."""
     if any(d is not None for d in plan.declared):
         return None
+    if re.search(r"\\[ \t\f\v]*(?:\r?\n|$)", test):
+        return None  # a line splice, in a comment too (``// see \\`` takes the next line)
     code = compiled_eq.blank_cpp_comments(test)
     for line in code.split("\n"):
         stripped = line.strip()

@@ -8,8 +8,11 @@ judge would do is known without running it:
 
 - the test's top level is MBGP's ``deepCompare`` (token for token, ``_DEEP_COMPARE``) and
   ``main``; ``main`` is, per call of the program, ``A := CALL``, ``E := EXPR``,
-  ``deepCompare(A, E, "message")`` (or ``(E, A, ...)``), each name declared once and none
-  of Go's predeclared words;
+  ``deepCompare(A, E, "message")`` (or ``(E, A, ...)``), each name declared once, a Go
+  identifier and none of Go's keywords or predeclared words; no statement holds a
+  newline where Go would insert a semicolon, and the text no NUL, byte order mark, form
+  feed or vertical tab (Go's scanner refuses them; a red team found each of these
+  decided here where Go does not compile the test);
 - ``deepCompare`` marshals both sides with ``encoding/json``, unmarshals each into an
   ``interface{}`` and compares them with ``reflect.DeepEqual``, panicking on a mismatch or
   on either step's error. Unmarshalled into an ``interface{}``, JSON is ``nil``, ``bool``,
@@ -31,7 +34,8 @@ judge would do is known without running it:
   (its ``json.Marshal`` failed: ``deepCompare`` panics) or its JSON, decoded here as
   ``json.Unmarshal`` decodes it (``_decode``). A line that Go might read otherwise than
   Python's ``json`` (not UTF-8, a lone surrogate escape, ``NaN``, a number out of
-  ``float64``'s range, nesting beyond Python's recursion) is not decided here: the whole
+  ``float64``'s range or longer than ``MAX_NUMBER``, nesting beyond Python's recursion)
+  is not decided here: the whole
   sample goes to the compiled judge, which reads it as Go does. The recorder's own lines
   (``json.Marshal`` of a value of the program's) never are such a line; a program that
   writes its own can only send itself to the slower judge.
@@ -47,6 +51,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from typing import Any
 
 from reward_api.verify import lifted, lifted_go
@@ -79,7 +84,9 @@ _DEEP_COMPARE = """func deepCompare(a interface{}, b interface{}, msg string) bo
 }"""
 """MBGP's comparison, whose tokens (not its spacing) a test must repeat to be decided here."""
 
-_DEEP_TOKENS = tuple(t.text for t in lifted_go.tokens(_DEEP_COMPARE))
+_DEEP_TOKENS = tuple((t.text, t.nl) for t in lifted_go.tokens(_DEEP_COMPARE))
+"""Its tokens with the newlines before them: where Go inserts a semicolon is part of it
+(``return`` then ``true`` on the next line does not compile)."""
 
 PREDECLARED = frozenset({
     "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32",
@@ -116,7 +123,7 @@ def expected(test: str, entries: set[str]) -> tuple[Any, ...] | None:
     """The value each ``deepCompare`` compares the K-th call's result with, as
     ``json.Unmarshal`` into an ``interface{}`` would give it, in call order; None when the
     test is not MBGP's shape or an expected value is outside what is evaluated here."""
-    if "\x00" in test or "\ufeff" in test:  # Go's scanner refuses both in a test's text
+    if re.search("[\x00\ufeff\f\v]", test):  # Go's scanner refuses these in a test's text
         return None
     toks = lifted_go.tokens(test)
     if not toks:
@@ -124,7 +131,7 @@ def expected(test: str, entries: set[str]) -> tuple[Any, ...] | None:
     top = lifted_go.statements(toks, 0, len(toks))
     if len(top) != 2:
         return None
-    deep = next((s for s in top if tuple(t.text for t in toks[s[0] : s[1]]) == _DEEP_TOKENS), None)
+    deep = next((s for s in top if _is_deep_compare(toks[s[0] : s[1]])), None)
     main = next((s for s in top if s != deep), None)
     if deep is None or main is None:
         return None
@@ -144,9 +151,12 @@ def expected(test: str, entries: set[str]) -> tuple[Any, ...] | None:
             want = _declared(toks, s2, e2)
             names = {got, want}
             if (len(names) != 2 or names & seen or names & entries or names & PREDECLARED
-                    or names & {"deepCompare", "main", "_"}):  # fmt: skip
+                    or names & lifted_go._KEYWORDS or names & {"deepCompare", "main", "_"}
+                    or not all(map(_go_identifier, names))):  # fmt: skip
                 return None
             seen |= names
+            if any(_semicolon_inside(toks, x, y) for x, y in body[k : k + 3]):
+                return None
             # the call: the entry point's name and its parenthesised arguments alone
             # (lifted_go.plan has checked what they hold)
             if (e1 - s1 < 4 or toks[s1 + 2].text not in entries or toks[s1 + 3].text != "("
@@ -162,6 +172,32 @@ def expected(test: str, entries: set[str]) -> tuple[Any, ...] | None:
     except _Refuse:
         return None
     return tuple(out)
+
+
+def _is_deep_compare(toks: list[Any]) -> bool:
+    """Whether ``toks`` are MBGP's ``deepCompare``, newlines inside it included."""
+    return len(toks) == len(_DEEP_TOKENS) and all(
+        t.text == text and (k == 0 or t.nl == nl)
+        for k, (t, (text, nl)) in enumerate(zip(toks, _DEEP_TOKENS, strict=True))
+    )
+
+
+def _go_identifier(name: str) -> bool:
+    """Go's identifier: a letter (a Unicode letter or ``_``), then letters and decimal
+    digits; Python's ``\\w`` also takes ``½`` or ``Ⅻ``, which Go refuses."""
+    return bool(name) and all(
+        c == "_" or unicodedata.category(c).startswith("L")
+        or (k > 0 and unicodedata.category(c) == "Nd")
+        for k, c in enumerate(name)
+    )  # fmt: skip
+
+
+def _semicolon_inside(toks: list[Any], s: int, e: int) -> bool:
+    """Whether Go inserts a semicolon inside the statement ``toks[s:e]`` (a newline after a
+    token that ends a line, ``[]int{1`` then ``}`` on the next): none of the statements
+    read here holds a block, so that is a syntax error, which the statements' reader (it
+    splits at the top level only) does not see."""
+    return any(toks[m].nl and lifted_go._inserts(toks[m - 1]) for m in range(s + 1, e))
 
 
 def _declared(toks: list[Any], s: int, e: int) -> str:
@@ -347,6 +383,8 @@ def _constant(toks: list[Any], a: int, b: int) -> tuple[str, Any]:
 
 
 def _integer(text: str) -> int:
+    if not re.fullmatch(r"0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*", text):
+        raise _Refuse  # Python's int() also reads other scripts' digits
     if re.fullmatch(r"0[0-7]+", text):
         return int(text, 8)
     try:
@@ -461,12 +499,27 @@ def _no_constant(name: str) -> Any:
     raise _Refuse
 
 
+MAX_NUMBER = 64
+"""The longest number text read here: ``json.Marshal`` writes at most 24 characters for a
+float64 and 20 for an integer, and Go 1.19's ``strconv.ParseFloat`` misreads some longer
+ones (``1`` then 800 zeros then ``e-800`` is 0.1 to it; an exponent past 10000 digits'
+worth is capped), which a program's own ``MarshalJSON`` could write (red team)."""
+
+
+def _number(text: str) -> float:
+    if len(text) > MAX_NUMBER:
+        raise _Refuse
+    return float(text)
+
+
 def _decode(hex_text: str) -> Any:
     """A recorded value's JSON as ``json.Unmarshal`` into an ``interface{}`` reads it, or
     refused where Go's reading could differ from Python's (module docstring)."""
     try:
         text = bytes.fromhex(hex_text).decode("utf-8")
-        value = json.loads(text, parse_int=float, parse_float=float, parse_constant=_no_constant)
+        value = json.loads(
+            text, parse_int=_number, parse_float=_number, parse_constant=_no_constant
+        )
     except (ValueError, RecursionError):
         raise _Refuse from None
     _check(value)

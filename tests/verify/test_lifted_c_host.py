@@ -58,6 +58,9 @@ def test_shapes_decided_on_the_host(main):
     "#define NDEBUG\nint main(void) { assert(f(1) == 2); }",
     "int main(int argc, char **argv) { assert(f(1) == 2); }",
     "int main(void) { assert(f(1) == \\\n 2); }",
+    # red team: a splice at a // comment's end takes the next line into the comment
+    "int main(void) {\n assert(f(1) == 1); // see \\\n assert(f(2) == 5);\n}",
+    "int main(void) {\n assert(f(1) == 1); // see \\ \n assert(f(2) == 5);\n}",
 ])  # fmt: skip
 def test_other_shapes_go_to_the_compiled_judge(main):
     plan = lifted.plan(HEAD + main, ("f",), "c")

@@ -295,3 +295,38 @@ def test_a_deep_compare_of_its_own_goes_to_the_compiled_judge():
     assert DEEP_COMPARE.strip() in _main(body)
     swapped = body.replace("(actual_1, expected_1", "(expected_1, actual_1")
     assert _plan_of(_main(swapped)).host == (2.0,)
+
+
+def test_a_long_number_goes_to_go():
+    """Red team: Go 1.19 reads ``1`` then 800 zeros then ``e-800`` as 0.1 (its decimal
+    fallback keeps 800 digits), Python as 1.0; a program's ``MarshalJSON`` may write it.
+    A number longer than any ``json.Marshal`` writes is Go's to read."""
+    values = lifted_go_host.expected(mbgp(("f(1)", "1")), {"f"})
+    assert values == (1.0,)
+    for text in ("1" + "0" * 800 + "e-800", "0." + "0" * 99999 + "1e100000", "1" * 65):
+        line = "h" + text.encode().hex() + "\n"
+        assert lifted_go.read(line, 1) is not None
+        assert lifted_go_host.decide(values, line) is None
+    assert lifted_go_host.decide(values, "h" + b"1.000000000000000000000".hex() + "\n") == (
+        lifted.Judged("passed")
+    )
+
+
+@pytest.mark.parametrize("test", [
+    # red team: texts Go does not compile, which the host must not decide
+    _main('\tvar := f(1)\n\tE := 1\n\tdeepCompare(var, E, "m")\n'),
+    _main('\tx\u00bd := f(1)\n\tE := 1\n\tdeepCompare(x\u00bd, E, "m")\n'),
+    _main('\tA := f(1)\f\n\tE := 1\n\tdeepCompare(A, E, "m")\n'),
+    mbgp(("f(1)", "1")).replace("return true", "return\n\t\ttrue"),
+    _main('\tA := f(1)\n\tE := [\u0663]int{1}\n\tdeepCompare(A, E, "m")\n'),
+    _main('\tA := f(1)\n\tE := []int{1\n\t}\n\tdeepCompare(A, E, "m")\n'),
+    _main('\tA := f(1)\n\tE := 1\n\tdeepCompare(A, E, "m"\n\t)\n'),
+])  # fmt: skip
+def test_texts_go_would_not_compile_go_to_the_compiled_judge(test):
+    plan = lifted_go.plan(test, ["f"])
+    assert plan is None or plan.host is None
+
+
+def test_a_composite_literal_across_lines_is_decided():
+    test = _main('\tA := f(1)\n\tE := []int{\n\t\t1,\n\t\t2,\n\t}\n\tdeepCompare(A, E, "m")\n')
+    assert _plan_of(test).host == ([1.0, 2.0],)

@@ -304,6 +304,25 @@ func add(a int, b int) int {
 }
 """
 )
+# red team: a number Go 1.19 reads otherwise than Python (800 digits, then an exponent:
+# 0.1 to Go, 1 to Python) goes to the compiled judge, where Go reads it
+ONE = mbgp(("one(1)", "1"))
+LONG_NUMBER = (
+    HEAD
+    + """
+import "strings"
+
+type long struct{}
+
+func (long) MarshalJSON() ([]byte, error) {
+\treturn []byte("1" + strings.Repeat("0", 800) + "e-800"), nil
+}
+
+func one(n int) long {
+\treturn long{}
+}
+"""
+)
 REPLACEMENT = mbgp(("mark(1)", '"\\uFFFD"'))
 LONE_SURROGATE = (
     HEAD
@@ -360,6 +379,8 @@ BATCH = Batch(
                 ONE_FOR_TRUE),
         exploit("string-for-number", ADD_P, STRING_FOR_NUMBER),
         exploit("nan-lines", ADD_P, NAN_LINES),
+        exploit("number-go-reads-otherwise", asserts(ONE, language="go", entry_points=["one"]),
+                LONG_NUMBER),
         control("lone-surrogate-read-by-go",
                 asserts(REPLACEMENT, language="go", entry_points=["mark"]), LONE_SURROGATE),
         control("mbgp-shape", ADD_P, HONEST_ADD),
@@ -385,6 +406,7 @@ EXPECTED = {
     "one-for-true": Verdict.wrong_answer,
     "string-for-number": Verdict.wrong_answer,
     "nan-lines": Verdict.wrong_answer,
+    "number-go-reads-otherwise": Verdict.wrong_answer,
 }
 
 
