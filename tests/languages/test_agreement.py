@@ -63,6 +63,7 @@ FLIPS = {
     ("mutants", "mbxp/MBGP/362", "72-m1"): "the most frequent value taken in map order",
     ("samples", "mbxp/MBGP/362", "72"): "the model's sample of the same: a tie broken by map order",
     ("samples", "mbxp/MBCPP/340", "501"): "sums three uninitialized ints (undefined behaviour)",
+    ("mutants", "mbxp/MBCPP/340", "canonical-m1"): "the canonical's same uninitialized ints",
 }
 """(programs, problem, sample): programs whose verdict plain execution itself flips from
 run to run, so either disagreement is allowed. MBGP/362's mutant of model sample 72 picks
@@ -70,7 +71,10 @@ the value of highest count by ranging over a ``map[int]int`` and a tie goes to w
 key Go's randomised map order yields first: five plain runs of the same binary passed
 once and failed four times, and two verifier runs accepted once; its model sample does the
 same. MBCPP/340's model sample adds three ``int``s it never initialized: run again alone,
-the sandboxed side agreed once in two (stop 28)."""
+the sandboxed side agreed once in two (stop 28). Its canonical solution declares the same
+three ``int``s without initializing them, and so does its mutant: in the full mutant run
+of stop 31 the sandboxed side accepted it and plain execution failed it; run again alone
+minutes later, the sandboxed side failed it and plain execution passed it."""
 
 
 def _check(language: str, limit: int | None, workers: int, programs: str = "samples") -> None:
