@@ -893,7 +893,8 @@ class Judges:
         """Outcomes by judge key and recorded lines."""
         self.runs = 0
         """Lifted tests judged (a reused outcome counts; ``reused`` says how many were,
-        ``host`` how many the host decided without a judge: ``lifted_go_host``)."""
+        ``host`` how many the host decided without a judge: ``lifted_go_host``,
+        ``lifted_c_host``)."""
         self.reused = 0
         self.host = 0
         self.compiles = 0
@@ -907,7 +908,8 @@ class Judges:
         return source is None or self._spec(source, unit.recipe)[1] not in self._broken
 
     def count_host(self) -> None:
-        """Count an outcome the host decided (``lifted_go_host``), with the judges' runs."""
+        """Count an outcome the host decided (``lifted_go_host``, ``lifted_c_host``), with
+        the judges' runs."""
         with self._lock:
             self.runs += 1
             self.host += 1

@@ -40,6 +40,7 @@ returned from after every ``assert`` before it held is ``ran_out``.
 from __future__ import annotations
 
 import math
+import operator
 import re
 import struct
 from dataclasses import dataclass
@@ -47,7 +48,9 @@ from typing import Any
 
 from reward_api.verify import compiled_eq, lifted
 
-_OPS = frozenset({"==", "!=", "<", ">", "<=", ">="})
+_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, ">": operator.gt,
+            "<=": operator.le, ">=": operator.ge}  # fmt: skip
+_OPS = frozenset(_COMPARE)
 _SWAP = {"==": "==", "!=": "!=", "<": ">", ">": "<", "<=": ">=", ">=": "<="}
 
 # the integer types after promotion: (bits, signed, rank)
@@ -301,11 +304,7 @@ def _holds(check: Check, kind: str, value: Any) -> bool:
         x, y = value, cvalue
         if not signed:
             x, y = x % (1 << bits), y % (1 << bits)
-    op = check.op
-    return bool(
-        x == y if op == "==" else x != y if op == "!=" else x < y if op == "<"
-        else x > y if op == ">" else x <= y if op == "<=" else x >= y
-    )  # fmt: skip
+    return bool(_COMPARE[check.op](x, y))
 
 
 def decide(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | None:

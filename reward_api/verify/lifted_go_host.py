@@ -55,6 +55,7 @@ import unicodedata
 from typing import Any
 
 from reward_api.verify import lifted, lifted_go
+from reward_api.verify.languages import GO_PREDECLARED
 
 _DEEP_COMPARE = """func deepCompare(a interface{}, b interface{}, msg string) bool {
 	aJSON, err := json.Marshal(a)
@@ -88,15 +89,9 @@ _DEEP_TOKENS = tuple((t.text, t.nl) for t in lifted_go.tokens(_DEEP_COMPARE))
 """Its tokens with the newlines before them: where Go inserts a semicolon is part of it
 (``return`` then ``true`` on the next line does not compile)."""
 
-PREDECLARED = frozenset({
-    "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32",
-    "float64", "int", "int8", "int16", "int32", "int64", "rune", "string", "uint", "uint8",
-    "uint16", "uint32", "uint64", "uintptr", "true", "false", "iota", "nil", "append", "cap",
-    "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max", "min", "new",
-    "panic", "print", "println", "real", "recover",
-})  # fmt: skip
-"""Go's predeclared identifiers: a local of ``main`` named one would change what a later
-statement's words mean."""
+PREDECLARED = GO_PREDECLARED | {"clear", "max", "min"}
+"""Go's predeclared identifiers (1.19's, and the builtins 1.21 added): a local of ``main``
+named one would change what a later statement's words mean."""
 
 _INTS = {
     "int": (-(1 << 63), (1 << 63) - 1), "int64": (-(1 << 63), (1 << 63) - 1),
@@ -215,9 +210,7 @@ def _type(toks: list[Any], i: int, end: int) -> tuple[tuple[Any, ...], int]:
     t = toks[i]
     if t.text == "[" and i + 1 < end:
         if toks[i + 1].text == "]":
-            elem, j = _type(toks, i + 2, end)
-            if elem in (("basic", "byte"), ("basic", "uint8")):
-                raise _Refuse
+            elem, j = _type(toks, i + 2, end)  # never ``byte`` (not in ``_BASIC``)
             return ("slice", elem), j
         if i + 2 < end and toks[i + 1].kind == "lit" and toks[i + 2].text == "]":
             n = _integer(toks[i + 1].text)
