@@ -232,13 +232,27 @@ are with constants (C: ``assert(f(x) == 5)``, ``assert(!f(x))``, ``lifted_c_host
 MBGP's own ``deepCompare`` on literal expected values, ``lifted_go_host``), the host
 computes what the judge would, from the same recorded lines, by the language's own rules
 (checked against gcc and Go in their roots), and no judge is built or run; a value it
-does not read exactly as the language would goes to the compiled judge.
+does not read exactly as the language would goes to the compiled judge. A Rust assert
+test of HumanEval-X's or MultiPL-E's shape (``assert_eq!(f(args), E)``, ``assert_ne!``,
+``assert!(f(args) == E)``, ``assert!(f(args))``, ``assert!((f(args) - F).abs() < F)``,
+after ``let candidate = f;``, with literal arguments and expected values) is lifted
+the same way (``reward_api.verify.lifted_rust``): the recorder, built with the test
+harness as the unit beside the test would be, writes each call's Rust type and value
+(integers, floats by their bits, ``bool``, ``char``, strings, ``Vec``, arrays,
+``Option``, ``Result``, tuples; any other type sends the test back beside the program,
+chosen at compile time), and the host types the expected literal against it as rustc
+would (a literal the assertion would not compile with, an empty ``vec![]`` rustc cannot
+infer, an ``f32``: back beside the program) and compares as ``PartialEq`` does (checked
+against rustc 1.63 in its root). No judge is built: the candidate's build is the only
+compile, as beside the test. A recorder that does not compile where the program's own
+lines do (a call whose type only the assertion infers) sends the test back beside the
+program.
 
 What still runs beside the program, and why: for every other assert test, the test code
 and the harness share the program's process, because these conventions call the
 program's functions in their own language with their own types; the comparisons are
-lifted to trusted code in that process, not out of it. Not covered (for a C or C++ test,
-only where it is not lifted): a program that reads its own executable, source or memory
+lifted to trusted code in that process, not out of it. Not covered (for a C, C++ or Rust
+test, only where it is not lifted): a program that reads its own executable, source or memory
 (``/proc/self/exe``, the unit's file, ``/proc/self/mem``, which a Go program reads and
 writes without ``unsafe``, or other goroutines' frames through ``runtime.Stack``) and
 finds a native build's nonce there despite its split form, or the test's values, and
@@ -340,7 +354,7 @@ from signal import SIGABRT
 from typing import Any
 
 from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
-from reward_api.verify import compiled_eq, lifted, lifted_c_host, lifted_go
+from reward_api.verify import compiled_eq, lifted, lifted_c_host, lifted_go, lifted_rust
 from reward_api.verify.comparators import comparator
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
@@ -538,6 +552,9 @@ class Unit:
     """A lifted C test's judge as the program's declarations predict its types
     (``lifted.guess_c_types``), built while the recorder is: used only where the types the
     recorder writes make the same source (the judge is then built, or being built)."""
+    lift_line: int = 0
+    """A lifted Rust unit's first line of the recorder (``lifted_rust_unit``): a compile
+    error reported at or after it is the recorder's, not the program's."""
     entry_points: tuple[str, ...] = ()
     """A C++ assert unit's entry points (the problem's): a C++ function of the program
     with one of these names is the function the test calls, not a library function's
@@ -734,7 +751,23 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
     if problem.language == "go":
         go_shape = lifted_go.plan(test, entries)
         return lifted_go_unit(program, test, go_shape) if go_shape is not None else None
+    if problem.language == "rust":
+        rust_shape = lifted_rust.plan(test, entries)
+        return lifted_rust_unit(program, test, rust_shape) if rust_shape is not None else None
     return None
+
+
+def lifted_rust_unit(program: str, test: str, shape: lifted_rust.Plan) -> Unit:
+    """A Rust assert test lifted out of the program's process (``reward_api.verify.lifted_rust``):
+    the program with the recorder, built with the test harness like the unit beside the
+    test (the program's own ``fn main`` stays unused), with no nonce and cached by content;
+    its lines read on the pass channel and decided on the host. ``lift_line``: the first
+    line of the recorder, so that a compile error there (and not in the program's lines)
+    sends the test back beside the program."""
+    tail = lifted_rust.recorder(lifted.tag(program, test), shape, _rust_test_uses(test),
+                                rust_forwards())  # fmt: skip
+    return Unit("rust-test", {"main.rs": f"{program}\n{tail}"}, RECIPES["rust-test"].run,
+                lift=(test, shape, None), lift_line=program.count("\n") + 2)  # fmt: skip
 
 
 def call_unit(
@@ -2340,12 +2373,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     rows = [s.arrays() for s in drawn] or [("0, " * 15 + "0", "0, " * 15 + "0")]
     table_a = ", ".join(f"[{a}]" for a, _ in rows)
     table_b = ", ".join(f"[{b}]" for _, b in rows)
-    core = {"vec", "format", "print", "println", "eprint", "eprintln"}
-    forwards = "\n".join(
-        f"#[allow(unused_macros)] macro_rules! {name} {{ ($($t:tt)*) => {{ "
-        f"::{'std' if name in core else 'core'}::{name}!($($t)*) }}; }}"
-        for name in _RUST_FORWARDED
-    )
+    forwards = rust_forwards()
     harness = (
         f"\n#[cfg(test)] #[allow(dead_code)] struct {guard}(&'static str, usize);\n"
         f"#[cfg(test)] trait {guard}Ok {{ fn ok(&self) -> bool; }}\n"
@@ -2424,6 +2452,18 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         "        }\n    }\n}\n"
     )
     return f"{program}\n{harness}{forwards}\n{guarded}\n", lines
+
+
+def rust_forwards() -> str:
+    """The forwarding macros that follow the program in a Rust unit: each standard macro a
+    test (or a lifted call's arguments) uses, as ``std``'s or ``core``'s, so a
+    ``macro_rules!`` of the program's by that name reaches nothing after them."""
+    core = {"vec", "format", "print", "println", "eprint", "eprintln"}
+    return "\n".join(
+        f"#[allow(unused_macros)] macro_rules! {name} {{ ($($t:tt)*) => {{ "
+        f"::{'std' if name in core else 'core'}::{name}!($($t)*) }}; }}"
+        for name in _RUST_FORWARDED
+    )
 
 
 def _rust_test_uses(test: str) -> str:

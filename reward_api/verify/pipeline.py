@@ -55,7 +55,7 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
-from reward_api.verify import lifted, lifted_c_host, lifted_go, lifted_go_host
+from reward_api.verify import lifted, lifted_c_host, lifted_go, lifted_go_host, lifted_rust
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -664,7 +664,7 @@ class Verifier:
                   if isinstance(problem.tests[indices[k]], StdioTest)
                   and ran_to_end(rep, oom, python=False)]  # fmt: skip
         checked = self._check(problem, unit, checks)
-        judged = self._judge_lifted(problem, unit, units, which, reports)
+        judged = self._judge_lifted(problem, unit, units, which, reports, builds)
         with self._stats_lock:
             self.stage_seconds["compile"] += sum(
                 float(b.get("time_s") or 0) for b in builds if isinstance(b, dict)
@@ -707,7 +707,7 @@ class Verifier:
 
     def _judge_lifted(
         self, problem: Problem, unit: _Work, units: list[Any], which: list[int],
-        reports: list[dict[str, Any]],
+        reports: list[dict[str, Any]], builds: list[Any],
     ) -> dict[int, lifted.Judged | None]:  # fmt: skip
         """The judges' outcomes of a sample's lifted tests, by report position: None where
         the test must run beside the program (a type the recorder does not know, a judge
@@ -716,14 +716,19 @@ class Verifier:
         where the channel holds lines the recorder would not write."""
         jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         out: dict[int, lifted.Judged | None] = {}
-        read = {"go": lifted_go.read, "c": lifted.read_c}.get(problem.language, lifted.read)
+        read = {"go": lifted_go.read, "c": lifted.read_c,
+                "rust": lifted_rust.read}.get(problem.language, lifted.read)  # fmt: skip
         for k, rep in enumerate(reports):
             lift = units[which[k]].lift
             if lift is None:
                 continue
             code, shape, source = lift
             if rep.get("compile_error"):
-                if getattr(shape, "guessed", False):  # entry points read from the test
+                build = builds[which[k]] if isinstance(builds[which[k]], dict) else {}
+                if getattr(shape, "guessed", False) or (  # entry points read from the test
+                    problem.language == "rust" and build.get("limit") is None
+                    and lifted_rust.recorder_failed(build.get("output"), units[which[k]].lift_line)
+                ):  # fmt: skip
                     out[k] = None
                 continue
             rec = read(rep.get("pass_channel"), len(shape.calls))
@@ -736,11 +741,15 @@ class Verifier:
             decided = (
                 None if host is None
                 else lifted_go_host.decide(host, rec.channel) if problem.language == "go"
+                else lifted_rust.decide(host, rec) if problem.language == "rust"
                 else lifted_c_host.decide(host, rec)
             )  # fmt: skip
             if decided is not None:  # comparisons with literals: no judge to run
                 self.lifted.count_host()
                 out[k] = decided
+                continue
+            if problem.language == "rust":  # no judge: the test runs beside the program
+                out[k] = None
                 continue
             if source is None and problem.language == "c":
                 source = lifted.judge_c(code, shape, rec.types, lifted.includes_c(unit.program))

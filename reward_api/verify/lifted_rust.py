@@ -1,0 +1,1059 @@
+"""Rust assert tests lifted out of the candidate's process (HumanEval-X's and MultiPL-E's
+shapes): the program's calls run in a build that holds no expected value, and the host
+compares what they returned with the test's literals by Rust's own rules.
+
+Beside the program (``languages._rust_unit``), a Rust test shares the program's process:
+its expected values are immediates in the machine code after each call, and a program that
+finds its return address (by scanning the stack from one of its locals, which safe Rust
+reaches through rustc's implied-bounds hole) reads them, so only the hack gate's patterns
+stand there. Where the test's shape allows, nothing of the test's comparisons is built
+with the program:
+
+1. **Plan** (``plan``): the test is HumanEval-X's ``#[cfg(test)] mod tests { use
+   super::*; #[test] fn ..() { .. } }`` or MultiPL-E's test functions at the crate root
+   (``fn main()`` in its raw shape), and every test function's body is only
+   ``let candidate = NAME;`` and assertions ``assert_eq!(CALL, E)``, ``assert_ne!``,
+   ``assert!(CALL == E)`` (``!=``, either side), ``assert!(CALL)``, ``assert!(!CALL)`` and
+   ``assert!((CALL - F).abs() < F)``, one call of the program each, whose arguments are
+   literals and the standard library's words (``ARG_WORDS``), and whose other side ``E``
+   is a value this module evaluates (``_parse_value``: literals, ``vec![..]``,
+   ``String::from``, ``.to_string()``, ``Some``, ``None``, ``Ok``, ``Err``, tuples,
+   arrays). No ``#[should_panic]``, ``#[ignore]``, other statement or item: anything else
+   stays beside the program, as before.
+2. **Record** (the candidate's build, ``recorder``): the program, the forwarding macros of
+   the unit beside the test (so ``vec!`` in an argument is the standard library's), a stub
+   for each item the test declares (a program that declares ``mod tests`` fails to compile
+   as it would beside the test), and a ``#[test]`` function in a module of its own (named
+   by a keyed hash, ``lifted.tag``) that makes each call in the test's order and writes,
+   as it returns, one line on the pass channel: ``v``, the value's Rust type, a space and
+   its value (``_R``'s impls: integers, ``f64``/``f32`` by their bits, ``bool``, ``char``,
+   ``String``, ``&str``, ``Vec``, slices, arrays, ``Option``, ``Result``, tuples), or
+   ``x`` where the type is none of those (a type of the program's, a ``HashMap``: chosen
+   at compile time by autoref, so the test goes back beside the program). The build holds
+   no expected value and no nonce, so it is cached by content like a stdio build.
+3. **Decide** (``decide``, on the host): each assertion in order, with its call's recorded
+   value read at its recorded type; the expected literal is typed as rustc would type it
+   against that type (an unsuffixed integer takes the call's integer type and must fit
+   it; a float literal only against ``f64``; ``&str`` and ``String`` compare with each
+   other at the top and through ``Vec`` and arrays, as ``PartialEq``'s impls allow, never
+   inside ``Option``, ``Result`` or a tuple), and compared as ``PartialEq`` does (IEEE
+   equality for floats: NaN is unequal to itself). Where the assertion would not compile
+   as written, or a value is ``f32`` (decimal to ``f32`` is not decimal to ``f64`` to
+   ``f32``), the test goes back beside the program, whose build decides it.
+
+Verdicts are ``lifted``'s: a failed comparison is ``wrong_answer``, whatever the program
+did after it; a call that never returned leaves the candidate's own failure to decide (a
+panic's exit 101 is ``wrong_answer``, as beside the test); a pass needs every call recorded
+and the candidate's exit 0. A line the program writes itself on fd 3 is a value of its
+choosing, which it could have returned; it holds nothing of the test's, so a forged type or
+value earns nothing a returned one would not (the host reads lines as data and refuses a
+malformed one).
+
+A recorder that does not compile where the program alone would (an error reported in the
+recorder's lines: a call whose type needs the assertion to be inferred) sends the test back
+beside the program; an error in the program's lines is the sample's ``compile_error``.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from reward_api.verify import lifted
+
+# ------------------------------------------------------------------ tokens
+_TOKEN = re.compile(
+    r"""(?P<ws>\s+)
+    |(?P<line>//[^\n]*)
+    |(?P<num>0x[0-9a-fA-F_]+(?:[iu](?:8|16|32|64|128|size))?
+        |0o[0-7_]+(?:[iu](?:8|16|32|64|128|size))?
+        |0b[01_]+(?:[iu](?:8|16|32|64|128|size))?
+        |[0-9][0-9_]*(?:\.[0-9][0-9_]*)?(?:[eE][+-]?[0-9_]*[0-9][0-9_]*)?(?:[iu](?:8|16|32|64|128|size)|f32|f64)?
+        |[0-9][0-9_]*\.(?![.A-Za-z_0-9]))
+    |(?P<str>"(?:[^"\\]|\\.)*")
+    |(?P<char>'(?:[^'\\\n]|\\(?:[nrt0\\'"]|x[0-7][0-9a-fA-F]|u\{[0-9a-fA-F_]{1,8}\}))')
+    |(?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+    |(?P<punct>::|==|!=|<=|>=|->|=>|&&|\|\||\.\.|[-+*/%<>=!&|^.,;:()\[\]{}\#?@$~])""",
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class _Tok:
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+class _Refuse(Exception):
+    """The test's shape, or a value, is not one this module decides."""
+
+
+def tokens(code: str) -> list[_Tok]:
+    """Rust's tokens of ``code`` (comments dropped); _Refuse at anything this lexer does not
+    read exactly as rustc does (a block comment, a raw or byte string, a lifetime, a
+    carriage return, a character outside ASCII outside a literal)."""
+    if "\r" in code or "/*" in code:
+        raise _Refuse("a carriage return or block comment")
+    out: list[_Tok] = []
+    at = 0
+    while at < len(code):
+        m = _TOKEN.match(code, at)
+        if m is None or m.end() == at:
+            raise _Refuse(f"no token at {at}")
+        kind = m.lastgroup or ""
+        if kind == "ident" and code[m.end() : m.end() + 1] in ('"', "#", "'"):
+            raise _Refuse("a raw or byte literal")
+        if kind not in ("ws", "line"):
+            out.append(_Tok(kind, m.group(0), m.start(), m.end()))
+        at = m.end()
+    return out
+
+
+# ------------------------------------------------------------------ plan
+ARG_WORDS = frozenset({
+    "true", "false", "vec", "String", "from", "to_string", "to_owned", "Some", "None", "Ok",
+    "Err", "Vec", "new", "as", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32",
+    "u64", "u128", "usize", "f32", "f64", "char", "bool", "str", "MAX", "MIN", "into",
+    "chars", "collect", "iter", "cloned", "copied", "to_vec", "clone", "as_str",
+})  # fmt: skip
+"""Words a lifted call's arguments may hold: values made by the language and the standard
+library alone, evaluated the same in the recorder as beside the test."""
+
+_ASSERTS = frozenset({"assert", "assert_eq", "assert_ne"})
+
+
+@dataclass(frozen=True)
+class Check:
+    """One assertion: ``kind`` ``eq``/``ne`` (``E`` the parsed expected value, ``flipped``
+    where the call is on the right), ``true``/``false`` (``assert!(CALL)``/``!CALL``) or
+    ``near`` (``(CALL - E).abs() < EPS``, ``E`` and ``eps`` the literals, ``op`` ``<`` or
+    ``<=``); ``call`` its call's index in the recorder's order."""
+
+    kind: str
+    call: int
+    expected: Any = None
+    flipped: bool = False
+    eps: Any = None
+    op: str = "<"
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A lifted Rust test: the text of each call in the order the recorder makes them, the
+    ``let`` aliases each test function declares before its calls (``groups``: per test
+    function, its aliases and the indices of its calls), the items the test declares at
+    its top (stubbed in the recorder), and its assertions."""
+
+    calls: tuple[str, ...]
+    groups: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
+    items: tuple[str, ...]
+    module: str | None
+    uses: tuple[str, ...]
+    checks: tuple[Check, ...] = field(compare=False)
+
+    @property
+    def host(self) -> Plan:
+        """Every lifted Rust test is decided on the host (``decide``); no judge is built."""
+        return self
+
+
+class _Cursor:
+    def __init__(self, toks: list[_Tok], code: str) -> None:
+        self.toks, self.code, self.i = toks, code, 0
+
+    def peek(self, k: int = 0) -> _Tok | None:
+        j = self.i + k
+        return self.toks[j] if j < len(self.toks) else None
+
+    def at(self, *texts: str) -> bool:
+        return all((t := self.peek(k)) is not None and t.text == s for k, s in enumerate(texts))
+
+    def take(self, text: str | None = None, kind: str | None = None) -> _Tok:
+        t = self.peek()
+        if (
+            t is None
+            or (text is not None and t.text != text)
+            or (kind is not None and t.kind != kind)
+        ):
+            raise _Refuse(f"expected {text or kind}")
+        self.i += 1
+        return t
+
+    def group_end(self) -> int:
+        """The index just past the bracket group that starts here."""
+        pairs = {"(": ")", "[": "]", "{": "}"}
+        stack: list[str] = []
+        j = self.i
+        while j < len(self.toks):
+            s = self.toks[j].text
+            if s in pairs:
+                stack.append(pairs[s])
+            elif s in (")", "]", "}"):
+                if not stack or stack.pop() != s:
+                    raise _Refuse("unbalanced brackets")
+                if not stack:
+                    return j + 1
+            j += 1
+        raise _Refuse("unbalanced brackets")
+
+
+_ATTR_OK = {"test", "cfg(test)"}
+
+
+def _attrs(c: _Cursor) -> list[str]:
+    out = []
+    while c.at("#", "["):
+        c.take("#")
+        end = c.group_end()
+        out.append("".join(t.text for t in c.toks[c.i + 1 : end - 1]))
+        c.i = end
+    return out
+
+
+def plan(test: str, entry_points: tuple[str, ...] | list[str] = ()) -> Plan | None:
+    """The lifted shape of ``test``, or None where it is not one (the test then runs beside
+    the program, as before). ``entry_points``: the program's names the test may call
+    (empty: any name the test calls that it does not declare)."""
+    try:
+        return _plan(test, tuple(entry_points))
+    except _Refuse:
+        return None
+
+
+def _plan(test: str, entries: tuple[str, ...]) -> Plan:
+    c = _Cursor(tokens(test), test)
+    items: list[str] = []
+    module: str | None = None
+    uses: list[str] = []
+    bodies: list[list[_Tok]] = []
+    mains: list[list[_Tok]] = []
+    while c.peek() is not None:
+        attrs = _attrs(c)
+        if c.at("mod") and module is None and not bodies and not mains and attrs == ["cfg(test)"]:
+            c.take("mod")
+            module = c.take(kind="ident").text
+            items.append(module)
+            end = c.group_end()
+            c.take("{")
+            inner = _Cursor(c.toks[c.i : end - 1], test)
+            glob = False
+            while inner.peek() is not None:
+                a = _attrs(inner)
+                if inner.at("use"):
+                    if a:
+                        raise _Refuse("an attribute on a use")
+                    start = inner.i
+                    while not inner.at(";"):
+                        inner.take()
+                    inner.take(";")
+                    text = " ".join(t.text for t in inner.toks[start : inner.i])
+                    glob = glob or text in ("use super :: * ;", "use crate :: * ;")
+                    uses.append(test[inner.toks[start].start : inner.toks[inner.i - 1].end])
+                    continue
+                bodies.append(_test_fn(inner, a, [], need_test=True))
+            if not glob:
+                raise _Refuse("a test module that does not use the program's items")
+            c.i = end
+            continue
+        if c.at("fn", "main") and not attrs:
+            mains.append(_test_fn(c, ["test"], items, need_test=True))
+            continue
+        if module is not None:
+            raise _Refuse("an item after the test module")
+        bodies.append(_test_fn(c, attrs, items, need_test=True))
+    if mains and bodies:
+        raise _Refuse("both a main and test functions")
+    bodies = bodies or mains
+    if not bodies or (module is None and uses):
+        raise _Refuse("no test function")
+    calls: list[str] = []
+    groups: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
+    checks: list[Check] = []
+    for body in bodies:
+        aliases, mine = _body(_Cursor(body, test), test, entries, calls, checks)
+        groups.append((aliases, mine))
+    if not calls:
+        raise _Refuse("no call")
+    return Plan(tuple(calls), tuple(groups), tuple(items), module, tuple(uses), tuple(checks))
+
+
+def _test_fn(c: _Cursor, attrs: list[str], items: list[str], need_test: bool) -> list[_Tok]:
+    """A test function's body's tokens (inside its braces); _Refuse at anything else."""
+    if attrs != ["test"]:
+        raise _Refuse(f"attributes {attrs}")
+    c.take("fn")
+    name = c.take(kind="ident").text
+    items.append(name)
+    c.take("(")
+    c.take(")")
+    end = c.group_end()
+    c.take("{")
+    start = c.i
+    c.i = end
+    return c.toks[start : end - 1]
+
+
+def _body(
+    c: _Cursor, code: str, entries: tuple[str, ...], calls: list[str], checks: list[Check]
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    aliases: list[str] = []
+    names: set[str] = set()
+    mine: list[int] = []
+    while c.peek() is not None:
+        if c.at("let"):
+            c.take("let")
+            name = c.take(kind="ident").text
+            c.take("=")
+            target = c.take(kind="ident").text
+            c.take(";")
+            if (entries and target not in entries) or target in ARG_WORDS or name in names:
+                raise _Refuse("an alias of something else")
+            names.add(name)
+            aliases.append(f"let {name} = {target};")
+            continue
+        macro = c.take(kind="ident").text
+        if macro not in _ASSERTS:
+            raise _Refuse(f"a statement {macro}")
+        c.take("!")
+        if not c.at("("):
+            raise _Refuse("an assertion not in parentheses")
+        end = c.group_end()
+        c.take("(")
+        args = _split(c.toks[c.i : end - 1])
+        c.i = end
+        c.take(";")
+        callable_ = names | set(entries)
+        check = _assertion(macro, args, code, callable_, bool(entries), len(calls))
+        calls.append(check[1])
+        checks.append(check[0])
+        mine.append(len(calls) - 1)
+    return tuple(aliases), tuple(mine)
+
+
+def _split(toks: list[_Tok]) -> list[list[_Tok]]:
+    """Top-level comma-separated parts (a trailing comma allowed)."""
+    parts: list[list[_Tok]] = [[]]
+    depth = 0
+    for t in toks:
+        if t.text in ("(", "[", "{"):
+            depth += 1
+        elif t.text in (")", "]", "}"):
+            depth -= 1
+        if t.text == "," and depth == 0:
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    if parts and not parts[-1] and len(parts) > 1:
+        parts.pop()
+    return parts
+
+
+def _call(toks: list[_Tok], code: str, callable_: set[str], named: bool) -> str | None:
+    """The text of ``toks`` when it is exactly one call of the program, ``NAME(args)``,
+    whose arguments hold only literals and ``ARG_WORDS``."""
+    if len(toks) < 3 or toks[0].kind != "ident" or toks[1].text != "(" or toks[-1].text != ")":
+        return None
+    head = toks[0].text
+    if head in ARG_WORDS or (named and head not in callable_) or head in _ASSERTS:
+        return None
+    depth = 0
+    for k, t in enumerate(toks[1:], 1):
+        depth += t.text in ("(", "[", "{")
+        depth -= t.text in (")", "]", "}")
+        if depth == 0 and k != len(toks) - 1:
+            return None
+        if t.kind == "ident" and t.text not in ARG_WORDS:
+            return None
+        if t.text in ("{", "}", ";", "=", "|", "#", "$", "?", "&&", "||", "..", "@"):
+            return None
+    return code[toks[0].start : toks[-1].end]
+
+
+def _assertion(
+    macro: str, args: list[list[_Tok]], code: str, callable_: set[str], named: bool, index: int
+) -> tuple[Check, str]:
+    if macro in ("assert_eq", "assert_ne"):
+        if len(args) != 2:
+            raise _Refuse("an assertion with a message")
+        kind = "eq" if macro == "assert_eq" else "ne"
+        return _pair(kind, args[0], args[1], code, callable_, named, index)
+    if len(args) != 1:
+        raise _Refuse("an assertion with a message")
+    toks = args[0]
+    call = _call(toks, code, callable_, named)
+    if call is not None:
+        return Check("true", index), call
+    if toks and toks[0].text == "!":
+        call = _call(toks[1:], code, callable_, named)
+        if call is not None:
+            return Check("false", index), call
+    depth = 0
+    for k, t in enumerate(toks):
+        depth += t.text in ("(", "[", "{")
+        depth -= t.text in (")", "]", "}")
+        if depth == 0 and t.text in ("==", "!="):
+            kind = "eq" if t.text == "==" else "ne"
+            return _pair(kind, toks[:k], toks[k + 1 :], code, callable_, named, index)
+    return _near(toks, code, callable_, named, index)
+
+
+def _pair(
+    kind: str, left: list[_Tok], right: list[_Tok], code: str, callable_: set[str], named: bool,
+    index: int,
+) -> tuple[Check, str]:  # fmt: skip
+    call = _call(left, code, callable_, named)
+    flipped = False
+    if call is None:
+        call, flipped = _call(right, code, callable_, named), True
+        left, right = right, left
+    if call is None:
+        raise _Refuse("no call of the program on either side")
+    return Check(kind, index, _parse_value(right), flipped), call
+
+
+def _near(
+    toks: list[_Tok], code: str, callable_: set[str], named: bool, index: int
+) -> tuple[Check, str]:
+    """``(CALL - E).abs() < EPS`` (or ``<=``)."""
+    if not toks or toks[0].text != "(":
+        raise _Refuse("an assertion of another shape")
+    c = _Cursor(toks, code)
+    end = c.group_end()
+    inner = toks[1 : end - 1]
+    if [t.text for t in toks[end : end + 4]] != [".", "abs", "(", ")"] or len(toks) < end + 6:
+        raise _Refuse("an assertion of another shape")
+    op = toks[end + 4].text
+    if op not in ("<", "<="):
+        raise _Refuse("an assertion of another shape")
+    minus = [k for k, t in enumerate(inner) if t.text == "-"]
+    for k in minus:
+        call = _call(inner[:k], code, callable_, named)
+        if call is not None:
+            want = _parse_value(inner[k + 1 :])
+            eps = _parse_value(toks[end + 5 :])
+            if want[0] != "float" or eps[0] != "float":
+                raise _Refuse("a tolerance of another type")
+            return Check("near", index, want, eps=eps, op=op), call
+    raise _Refuse("an assertion of another shape")
+
+
+# ------------------------------------------------------------------ expected values
+_INT_TYPES = {
+    f"{s}{b}": (s == "i", b) for s in "iu" for b in ("8", "16", "32", "64", "128", "size")
+}
+
+
+def _int_range(ty: str) -> tuple[int, int]:
+    signed, bits = _INT_TYPES[ty]
+    n = 64 if bits == "size" else int(bits)
+    return (-(1 << (n - 1)), (1 << (n - 1)) - 1) if signed else (0, (1 << n) - 1)
+
+
+def _parse_value(toks: list[_Tok]) -> Any:
+    """The value node of a test's expected expression; _Refuse where it is not one this
+    module evaluates. Nodes: ``("int", value, suffix, negated)``, ``("float", text, suffix)``,
+    ``("bool", b)``, ``("char", c)``, ``("str", s)`` (a literal, ``&str``), ``("string",
+    s)`` (an owned ``String``), ``("vec", [..])``, ``("array", [..])``, ``("some", v)``,
+    ``("none",)``, ``("ok", v)``, ``("err", v)``, ``("tuple", [..])``."""
+    c = _Cursor(toks, "")
+    node = _value(c, 0)
+    if c.peek() is not None:
+        raise _Refuse("more after a value")
+    return node
+
+
+MAX_REPEAT = 100_000
+MAX_DEPTH = 32
+
+
+def _value(c: _Cursor, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise _Refuse("nested too deep")
+    t = c.take()
+    if t.text == "-":
+        n = c.take(kind="num")
+        node = _number(n.text)
+        if node[0] == "int":
+            return ("int", -node[1], node[2], True)
+        return ("float", "-" + node[1], node[2])
+    if t.kind == "num":
+        return _number(t.text)
+    if t.text in ("true", "false"):
+        return ("bool", t.text == "true")
+    if t.kind == "char":
+        return ("char", _unescape(t.text[1:-1], quote="'"))
+    if t.kind == "str":
+        s = _unescape(t.text[1:-1], quote='"')
+        if c.at(".", "to_string", "(", ")") or c.at(".", "to_owned", "(", ")"):
+            c.i += 4
+            return ("string", s)
+        return ("str", s)
+    if t.text == "String" and c.at("::", "from", "("):
+        c.i += 3
+        lit = c.take(kind="str")
+        c.take(")")
+        return ("string", _unescape(lit.text[1:-1], quote='"'))
+    if t.text in ("String", "Vec") and c.at("::", "new", "(", ")"):
+        c.i += 4
+        return ("string", "") if t.text == "String" else ("vec", [])
+    if t.text == "vec" and c.at("!") and c.peek(1) is not None and c.peek(1).text in ("[", "("):  # type: ignore[union-attr]
+        c.take("!")
+        items, rep = _sequence(c, depth)
+        return ("vec", items) if rep is None else ("vec", items * rep)
+    if t.text == "[":
+        c.i -= 1
+        items, rep = _sequence(c, depth)
+        return ("array", items) if rep is None else ("array", items * rep)
+    if t.text in ("Some", "Ok", "Err") and c.at("("):
+        c.take("(")
+        inner = _value(c, depth + 1)
+        c.take(")")
+        return (t.text.lower(), inner)
+    if t.text == "None":
+        return ("none",)
+    if t.text == "(":
+        first = _value(c, depth + 1)
+        if c.at(")"):
+            c.take(")")
+            return first  # parenthesised
+        elems = [first]
+        while c.at(","):
+            c.take(",")
+            if c.at(")"):
+                break
+            elems.append(_value(c, depth + 1))
+        c.take(")")
+        return ("tuple", elems)
+    raise _Refuse(f"a value {t.text!r}")
+
+
+def _sequence(c: _Cursor, depth: int) -> tuple[list[Any], int | None]:
+    close = {"[": "]", "(": ")"}[c.take().text]
+    items: list[Any] = []
+    if c.at(close):
+        c.take(close)
+        return items, None
+    items.append(_value(c, depth + 1))
+    if c.at(";"):
+        c.take(";")
+        n = c.take(kind="num")
+        count = _number(n.text)
+        if count[0] != "int" or count[2] not in (None, "usize") or not 0 < count[1] <= MAX_REPEAT:
+            raise _Refuse("a repeat count")
+        c.take(close)
+        return items, int(count[1])
+    while c.at(","):
+        c.take(",")
+        if c.at(close):
+            break
+        items.append(_value(c, depth + 1))
+    c.take(close)
+    return items, None
+
+
+_SUFFIX = re.compile(r"([iu](?:8|16|32|64|128|size)|f32|f64)$")
+
+
+def _number(text: str) -> tuple[Any, ...]:
+    suffix = None
+    m = _SUFFIX.search(text)
+    if m and not (text.startswith(("0x", "0X")) and m.group(1) in ("f32", "f64")):
+        suffix, text = m.group(1), text[: m.start()]
+    digits = text.replace("_", "")
+    if text.startswith(("0x", "0o", "0b")):
+        if suffix in ("f32", "f64"):
+            raise _Refuse("a float suffix on a based integer")
+        return ("int", int(digits[2:], {"x": 16, "o": 8, "b": 2}[text[1]]), suffix, False)
+    if suffix in ("f32", "f64") or "." in digits or "e" in digits or "E" in digits:
+        if suffix is not None and suffix not in ("f32", "f64"):
+            raise _Refuse("an integer suffix on a float")
+        return ("float", digits, suffix)
+    return ("int", int(digits), suffix, False)
+
+
+_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\", "0": "\0", "'": "'", '"': '"'}
+
+
+def _unescape(body: str, quote: str) -> str:
+    out = []
+    k = 0
+    while k < len(body):
+        ch = body[k]
+        if ch != "\\":
+            if quote == "'" and ch in ("\n", "\t", "'"):
+                raise _Refuse("a character Rust wants escaped")
+            out.append(ch)
+            k += 1
+            continue
+        nxt = body[k + 1 : k + 2]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            k += 2
+        elif nxt == "x":
+            code = body[k + 2 : k + 4]
+            if not re.fullmatch(r"[0-7][0-9a-fA-F]", code):
+                raise _Refuse("a \\x escape past 0x7f")
+            out.append(chr(int(code, 16)))
+            k += 4
+        elif nxt == "u":
+            m = re.match(r"\{([0-9a-fA-F][0-9a-fA-F_]{0,7})\}", body[k + 2 :])
+            if m is None:
+                raise _Refuse("a \\u escape")
+            digits = m.group(1).replace("_", "")
+            value = int(digits, 16)
+            if len(digits) > 6 or value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+                raise _Refuse("a \\u escape out of range")
+            out.append(chr(value))
+            k += 2 + m.end()
+        elif nxt == "\n" and quote == '"':
+            k += 2
+            while k < len(body) and body[k] in " \t\n":
+                k += 1
+        else:
+            raise _Refuse("an escape")
+    s = "".join(out)
+    if quote == "'" and len(s) != 1:
+        raise _Refuse("a character literal of more than one character")
+    return s
+
+
+# ------------------------------------------------------------------ recorded values
+_TYPE_TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\d+|[<>(),;\[\]&]")
+
+
+def parse_type(text: str) -> Any:
+    """A recorded type (``_R::ty``'s spelling) as a tree: a name, ``("Vec", T)``,
+    ``("Option", T)``, ``("Result", T, E)``, ``("tuple", [..])``, ``("array", T, n)``,
+    ``("slice", T)``, ``("ref", T)``; _Refuse where malformed."""
+    toks = _TYPE_TOKEN.findall(text)
+    if "".join(toks) != text or len(toks) > 4096:
+        raise _Refuse("a malformed type")
+    pos = [0]
+
+    def take(expect: str | None = None) -> str:
+        if pos[0] >= len(toks) or (expect is not None and toks[pos[0]] != expect):
+            raise _Refuse("a malformed type")
+        pos[0] += 1
+        return toks[pos[0] - 1]
+
+    def one(depth: int) -> Any:
+        if depth > MAX_DEPTH:
+            raise _Refuse("a type nested too deep")
+        t = take()
+        if t == "&":
+            return ("ref", one(depth + 1))
+        if t == "(":
+            elems: list[Any] = []
+            while pos[0] < len(toks) and toks[pos[0]] != ")":
+                elems.append(one(depth + 1))
+                if toks[pos[0] : pos[0] + 1] == [","]:
+                    take(",")
+            take(")")
+            return ("tuple", elems)
+        if t == "[":
+            inner = one(depth + 1)
+            if toks[pos[0] : pos[0] + 1] == [";"]:
+                take(";")
+                n = take()
+                if not n.isdigit():
+                    raise _Refuse("a malformed type")
+                take("]")
+                return ("array", inner, int(n))
+            take("]")
+            return ("slice", inner)
+        if t in ("Vec", "Option"):
+            take("<")
+            inner = one(depth + 1)
+            take(">")
+            return (t, inner)
+        if t == "Result":
+            take("<")
+            ok = one(depth + 1)
+            take(",")
+            err = one(depth + 1)
+            take(">")
+            return ("Result", ok, err)
+        if t in _INT_TYPES or t in ("f64", "f32", "bool", "char", "String", "str"):
+            return t
+        raise _Refuse(f"a type {t}")
+
+    tree = one(0)
+    if pos[0] != len(toks):
+        raise _Refuse("a malformed type")
+    return tree
+
+
+class _Line:
+    def __init__(self, text: str) -> None:
+        self.text, self.at = text, 0
+
+    def take(self, pattern: re.Pattern[str]) -> str:
+        m = pattern.match(self.text, self.at)
+        if m is None:
+            raise _Refuse("a malformed value")
+        self.at = m.end()
+        return m.group(1)
+
+    def char(self, want: str) -> None:
+        if self.text[self.at : self.at + 1] != want:
+            raise _Refuse("a malformed value")
+        self.at += 1
+
+
+_INT_VALUE = re.compile(r"(-?(?:0|[1-9][0-9]{0,39}));")
+_HEX = re.compile(r"([0-9a-f]*);")
+_BITS64 = re.compile(r"([0-9a-f]{16});")
+_BITS32 = re.compile(r"([0-9a-f]{8});")
+_COUNT = re.compile(r"([0-9]{1,9}):")
+
+
+def _decode(line: _Line, ty: Any, depth: int = 0) -> Any:
+    """The value of ``ty`` at ``line``'s position, in ``_R::val``'s encoding: integers in
+    decimal, floats by their bits in hex, ``bool`` ``0``/``1``, ``char`` its scalar value,
+    strings the hex of their UTF-8 (each ended by ``;``); sequences ``[`` count ``:``
+    elements ``]``, ``Option`` ``N`` or ``S`` and the value, ``Result`` ``O``/``E`` and
+    the value, tuples ``(`` elements ``)``."""
+    if depth > MAX_DEPTH:
+        raise _Refuse("nested too deep")
+    if isinstance(ty, str):
+        if ty in _INT_TYPES:
+            value = int(line.take(_INT_VALUE))
+            lo, hi = _int_range(ty)
+            if not lo <= value <= hi:
+                raise _Refuse("an integer out of its type")
+            return value
+        if ty == "f64":
+            return struct.unpack(">d", bytes.fromhex(line.take(_BITS64)))[0]
+        if ty == "f32":
+            return struct.unpack(">f", bytes.fromhex(line.take(_BITS32)))[0]
+        if ty == "bool":
+            return {"0": False, "1": True}[line.take(re.compile(r"([01]);"))]
+        if ty == "char":
+            value = int(line.take(_INT_VALUE))
+            if not (0 <= value <= 0x10FFFF) or 0xD800 <= value <= 0xDFFF:
+                raise _Refuse("not a char")
+            return chr(value)
+        if ty in ("String", "str"):
+            raw = line.take(_HEX)
+            if len(raw) % 2:
+                raise _Refuse("a malformed string")
+            try:
+                return bytes.fromhex(raw).decode("utf-8")
+            except UnicodeDecodeError:
+                raise _Refuse("a string that is not UTF-8") from None
+        raise _Refuse(f"a type {ty}")
+    head = ty[0]
+    if head == "ref":
+        return _decode(line, ty[1], depth + 1)
+    if head in ("Vec", "slice", "array"):
+        line.char("[")
+        n = int(line.take(_COUNT))
+        if head == "array" and n != ty[2]:
+            raise _Refuse("an array of another length")
+        items = [_decode(line, ty[1], depth + 1) for _ in range(n)]
+        line.char("]")
+        return items
+    if head == "Option":
+        tag = line.take(re.compile(r"([NS])"))
+        return ("none",) if tag == "N" else ("some", _decode(line, ty[1], depth + 1))
+    if head == "Result":
+        tag = line.take(re.compile(r"([OE])"))
+        return (
+            ("ok", _decode(line, ty[1], depth + 1))
+            if tag == "O"
+            else ("err", _decode(line, ty[2], depth + 1))
+        )
+    if head == "tuple":
+        line.char("(")
+        items = [_decode(line, t, depth + 1) for t in ty[1]]
+        line.char(")")
+        return tuple(items)
+    raise _Refuse("a malformed type")
+
+
+# ------------------------------------------------------------------ typing the expected side
+def _has_f32(ty: Any) -> bool:
+    """Whether ``f32`` is in the type (decided beside the program: a decimal literal rounds
+    to ``f32`` once in rustc, twice through Python's ``float``)."""
+    if isinstance(ty, str):
+        return ty == "f32"
+    if ty[0] == "tuple":
+        return any(_has_f32(t) for t in ty[1])
+    return any(_has_f32(t) for t in ty[1:] if not isinstance(t, int))
+
+
+_ONE_IMPL = frozenset({*_INT_TYPES, "f64", "f32", "bool", "char"})
+
+
+def _one_impl(ty: Any) -> bool:
+    """Whether ``ty: PartialEq<_>`` has one impl, so rustc infers an empty ``vec![]``'s
+    element type from it: the scalars, ``Option``, ``Result`` and tuples (``String``,
+    ``&str``, ``Vec`` and arrays compare with several types: ``type annotations
+    needed``)."""
+    return ty in _ONE_IMPL if isinstance(ty, str) else ty[0] in ("Option", "Result", "tuple")
+
+
+def _typed(node: Any, ty: Any, cross: bool, kinds: set[str], flipped: bool = False) -> Any:
+    """``node`` as a value of ``ty``, where ``assert_eq!(value_of_ty, node)`` (``flipped``:
+    ``assert_eq!(node, value_of_ty)``) compiles as rustc would type it (``cross``: ``&str``
+    and ``String`` compare with each other here; ``kinds`` collects which of them a
+    sequence's elements spell); _Refuse where it would not compile or is not exact. An
+    empty ``vec![]`` is typed by the other side only where that side's element type has
+    one ``PartialEq`` impl, and never on the left."""
+    kind = node[0]
+    if isinstance(ty, str):
+        if ty in _INT_TYPES:
+            if kind != "int" or node[2] not in (None, ty) or (node[3] and not _INT_TYPES[ty][0]):
+                raise _Refuse("not an integer of the call's type")
+            lo, hi = _int_range(ty)
+            if not lo <= node[1] <= hi:
+                raise _Refuse("an integer literal out of range")
+            return node[1]
+        if ty == "f64":
+            if kind != "float" or node[2] not in (None, "f64"):
+                raise _Refuse("not an f64 literal")
+            value = float(node[1])
+            if value in (float("inf"), float("-inf")):
+                raise _Refuse("a float literal out of range")
+            return value
+        if ty == "bool" and kind == "bool":
+            return node[1]
+        if ty == "char" and kind == "char":
+            return node[1]
+        if ty in ("String", "str") and kind in ("str", "string"):
+            want = "string" if ty == "String" else "str"
+            if kind != want and not cross:
+                raise _Refuse("a &str against a String here")
+            kinds.add(kind)
+            return node[1]
+        raise _Refuse(f"{kind} against {ty}")
+    head = ty[0]
+    if head == "ref":
+        if ty[1] == "str":
+            return _typed(node, "str", cross, kinds, flipped)
+        raise _Refuse("a reference")
+    if head == "Vec":
+        if kind != "vec":
+            raise _Refuse("not a vec! against a Vec")
+        if not node[1] and (flipped or not _one_impl(ty[1])):
+            raise _Refuse("an empty vec! whose element type rustc does not infer")
+        inner: set[str] = set()
+        out = [_typed(e, ty[1], True, inner, flipped) for e in node[1]]
+        if len(inner) > 1:
+            raise _Refuse("a vec! of &str and String")
+        return out
+    if head == "array":
+        if kind != "array" or len(node[1]) != ty[2] or not node[1]:
+            raise _Refuse("not an array of the call's length")
+        inner = set()
+        out = [_typed(e, ty[1], True, inner, flipped) for e in node[1]]
+        if len(inner) > 1:
+            raise _Refuse("an array of &str and String")
+        return out
+    if head == "Option":
+        if kind == "none":
+            return ("none",)
+        if kind == "some":
+            return ("some", _typed(node[1], ty[1], False, set(), flipped))
+        raise _Refuse("not an Option")
+    if head == "Result":
+        if kind == "ok":
+            return ("ok", _typed(node[1], ty[1], False, set(), flipped))
+        if kind == "err":
+            return ("err", _typed(node[1], ty[2], False, set(), flipped))
+        raise _Refuse("not a Result")
+    if head == "tuple":
+        if kind != "tuple" or len(node[1]) != len(ty[1]) or not ty[1]:
+            raise _Refuse("not a tuple of the call's arity")
+        return tuple(
+            _typed(e, t, False, set(), flipped) for e, t in zip(node[1], ty[1], strict=True)
+        )
+    raise _Refuse(f"a type {head}")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """``PartialEq`` on decoded values: IEEE equality for floats (NaN unequal to itself,
+    ``-0.0 == 0.0``), element by element for sequences."""
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is not type(b) and not (isinstance(a, float) and isinstance(b, float)):
+        return False
+    return bool(a == b)
+
+
+# ------------------------------------------------------------------ recorder
+_RECORDER = r"""
+#[cfg(test)] #[allow(warnings, clippy::all)]
+mod __cr_rec_{tag} {{
+    use super::*;{uses}
+    pub trait R {{ fn ty(o: &mut ::std::string::String); fn val(&self, o: &mut ::std::string::String); }}
+    macro_rules! __cr_ints_{tag} {{ ($($t:ident)*) => {{ $(impl R for $t {{
+        fn ty(o: &mut ::std::string::String) {{ o.push_str(::core::stringify!($t)); }}
+        fn val(&self, o: &mut ::std::string::String) {{ o.push_str(&<$t as ::std::string::ToString>::to_string(self)); o.push(';'); }}
+    }})* }}; }}
+    __cr_ints_{tag}!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+    fn hex(o: &mut ::std::string::String, b: &[u8]) {{
+        for x in b {{ o.push(b"0123456789abcdef"[(x >> 4) as usize] as char); o.push(b"0123456789abcdef"[(x & 15) as usize] as char); }}
+        o.push(';');
+    }}
+    impl R for f64 {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("f64"); }}
+        fn val(&self, o: &mut ::std::string::String) {{ hex(o, &<f64>::to_bits(*self).to_be_bytes()); }} }}
+    impl R for f32 {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("f32"); }}
+        fn val(&self, o: &mut ::std::string::String) {{ hex(o, &<f32>::to_bits(*self).to_be_bytes()); }} }}
+    impl R for bool {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("bool"); }}
+        fn val(&self, o: &mut ::std::string::String) {{ o.push_str(if *self {{ "1;" }} else {{ "0;" }}); }} }}
+    impl R for char {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("char"); }}
+        fn val(&self, o: &mut ::std::string::String) {{ o.push_str(&<u32 as ::std::string::ToString>::to_string(&(*self as u32))); o.push(';'); }} }}
+    impl R for str {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("str"); }}
+        fn val(&self, o: &mut ::std::string::String) {{ hex(o, <str>::as_bytes(self)); }} }}
+    impl R for ::std::string::String {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("String"); }}
+        fn val(&self, o: &mut ::std::string::String) {{ hex(o, <str>::as_bytes(self)); }} }}
+    impl<'a, T: R + ?Sized> R for &'a T {{ fn ty(o: &mut ::std::string::String) {{ o.push('&'); T::ty(o); }}
+        fn val(&self, o: &mut ::std::string::String) {{ T::val(*self, o); }} }}
+    fn seq<T: R>(o: &mut ::std::string::String, v: &[T]) {{
+        o.push('['); o.push_str(&<usize as ::std::string::ToString>::to_string(&v.len())); o.push(':');
+        for x in v {{ x.val(o); }}
+        o.push(']');
+    }}
+    impl<T: R> R for [T] {{ fn ty(o: &mut ::std::string::String) {{ o.push('['); T::ty(o); o.push(']'); }}
+        fn val(&self, o: &mut ::std::string::String) {{ seq(o, self); }} }}
+    impl<T: R, const N: usize> R for [T; N] {{ fn ty(o: &mut ::std::string::String) {{
+            o.push('['); T::ty(o); o.push(';'); o.push_str(&<usize as ::std::string::ToString>::to_string(&N)); o.push(']'); }}
+        fn val(&self, o: &mut ::std::string::String) {{ seq(o, &self[..]); }} }}
+    impl<T: R> R for ::std::vec::Vec<T> {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("Vec<"); T::ty(o); o.push('>'); }}
+        fn val(&self, o: &mut ::std::string::String) {{ seq(o, &self[..]); }} }}
+    impl<T: R> R for ::core::option::Option<T> {{ fn ty(o: &mut ::std::string::String) {{ o.push_str("Option<"); T::ty(o); o.push('>'); }}
+        fn val(&self, o: &mut ::std::string::String) {{ match self {{ ::core::option::Option::Some(x) => {{ o.push('S'); x.val(o); }}
+            ::core::option::Option::None => o.push('N') }} }} }}
+    impl<T: R, E: R> R for ::core::result::Result<T, E> {{ fn ty(o: &mut ::std::string::String) {{
+            o.push_str("Result<"); T::ty(o); o.push(','); E::ty(o); o.push('>'); }}
+        fn val(&self, o: &mut ::std::string::String) {{ match self {{ ::core::result::Result::Ok(x) => {{ o.push('O'); x.val(o); }}
+            ::core::result::Result::Err(x) => {{ o.push('E'); x.val(o); }} }} }} }}
+    macro_rules! __cr_tuples_{tag} {{ ($(($($t:ident $i:tt),+))*) => {{ $(impl<$($t: R),+> R for ($($t,)+) {{
+        fn ty(o: &mut ::std::string::String) {{ o.push('('); $($t::ty(o); o.push(',');)+ o.push(')'); }}
+        fn val(&self, o: &mut ::std::string::String) {{ o.push('('); $(self.$i.val(o);)+ o.push(')'); }}
+    }})* }}; }}
+    __cr_tuples_{tag}!((A 0) (A 0, B 1) (A 0, B 1, C 2) (A 0, B 1, C 2, D 3) (A 0, B 1, C 2, D 3, E 4)
+        (A 0, B 1, C 2, D 3, E 4, F 5) (A 0, B 1, C 2, D 3, E 4, F 5, G 6) (A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7));
+    pub struct W<'a, T: ?Sized>(pub &'a T);
+    pub trait Yes {{ fn line(&self) -> ::std::string::String; }}
+    impl<'a, T: R + ?Sized> Yes for W<'a, T> {{ fn line(&self) -> ::std::string::String {{
+        let mut o = ::std::string::String::from("v"); T::ty(&mut o); o.push(' '); self.0.val(&mut o); o.push('\n'); o }} }}
+    pub trait No {{ fn line(&self) -> ::std::string::String; }}
+    impl<'a, T: ?Sized> No for &W<'a, T> {{ fn line(&self) -> ::std::string::String {{ ::std::string::String::from("x\n") }} }}
+    fn put(s: ::std::string::String) {{
+        use ::std::io::Write;
+        use ::std::os::unix::io::FromRawFd;
+        let mut f = ::std::mem::ManuallyDrop::new(unsafe {{ ::std::fs::File::from_raw_fd(3) }});
+        let _ = <::std::fs::File as Write>::write_all(&mut f, <str>::as_bytes(&s));
+    }}
+    #[test]
+    fn __cr_record_{tag}() {{{calls}
+    }}
+}}
+"""
+
+
+def recorder(tag: str, lift: Plan, uses: str, forwards: str) -> str:
+    """The recorder's source, which follows the program (the caller puts the program
+    first): the forwarding macros, a stub per item the test declares, and the module that
+    makes the calls and writes their lines."""
+    stubs = "".join(
+        f"\n#[cfg(test)] #[allow(dead_code)] mod {name} {{}}" if name == lift.module
+        else f"\n#[cfg(test)] #[allow(dead_code)] fn {name}() {{}}"
+        for name in lift.items if name != "main"
+    )  # fmt: skip
+    body = []
+    for aliases, calls in lift.groups:
+        lines = "".join(f"\n            {a}" for a in aliases)
+        for k in calls:
+            lines += f"\n            put((&W(&({lift.calls[k]}))).line());"
+        body.append(f"\n        {{{lines}\n        }}")
+    test_uses = "".join(f" {u}" for u in lift.uses if "super" not in u and "crate" not in u)
+    return f"\n{forwards}{stubs}\n" + _RECORDER.format(
+        tag=tag, uses=uses + test_uses, calls="".join(body)
+    )
+
+
+_RECORD_LINE = re.compile(r"x\n|v([^ \n]{1,4096}) ([^\n]*)\n")
+
+
+def read(channel: Any, calls: int) -> lifted.Recorded | None:
+    """The recorder's lines: the types of the calls that returned (``types`` None where one
+    is a type the recorder does not write: the test goes back beside the program), or None
+    when the channel holds anything else (a cut line, more lines than calls)."""
+    if not isinstance(channel, str) or not channel.isascii():
+        return None
+    lines = list(_RECORD_LINE.finditer(channel))
+    if sum(len(m.group(0)) for m in lines) != len(channel) or len(lines) > calls:
+        return None
+    if any(m.group(0) == "x\n" for m in lines):
+        return lifted.Recorded(None, channel)
+    return lifted.Recorded([m.group(1) for m in lines], channel)
+
+
+def decide(lift: Plan, rec: lifted.Recorded) -> lifted.Judged | None:
+    """The test's outcome from the recorded values (``read``'s), or None where the host
+    cannot decide it as rustc and the test would (the test then runs beside the program)."""
+    lines = list(_RECORD_LINE.finditer(rec.channel))
+    for check in lift.checks:
+        if check.call >= len(lines):
+            return lifted.Judged("ran_out")
+        m = lines[check.call]
+        try:
+            ty = parse_type(m.group(1))
+            if _has_f32(ty):
+                return None
+            line = _Line(m.group(2))
+            got = _decode(line, ty)
+            if line.at != len(line.text):
+                raise _Refuse("more after a value")
+        except (_Refuse, ValueError, KeyError, struct.error):
+            return lifted.Judged("failed", "the recorded value is malformed")
+        try:
+            ok = _holds(check, ty, got)
+        except _Refuse:
+            return None
+        if not ok:
+            return lifted.Judged("failed", "the test failed")
+    return lifted.Judged("passed")
+
+
+def _holds(check: Check, ty: Any, got: Any) -> bool:
+    if check.kind in ("true", "false"):
+        if ty != "bool":
+            raise _Refuse("not a bool")
+        return bool(got) == (check.kind == "true")
+    if check.kind == "near":
+        if (
+            ty != "f64"
+            or check.expected[2] not in (None, "f64")
+            or check.eps[2] not in (None, "f64")
+        ):
+            raise _Refuse("not an f64")
+        want, eps = float(check.expected[1]), float(check.eps[1])
+        diff = abs(got - want)
+        return diff < eps if check.op == "<" else diff <= eps
+    want = _typed(check.expected, ty, True, set(), check.flipped)
+    same = _same(got, want)
+    return same if check.kind == "eq" else not same
+
+
+_ERROR_AT = re.compile(r"^error(?:\[E\d+\])?:[^\n]*\n\s*--> main\.rs:(\d+):\d+", re.MULTILINE)
+
+
+def recorder_failed(output: Any, lift_line: int) -> bool:
+    """Whether a recorder's compile error is the recorder's own (an error reported at or
+    after its first line, ``lift_line``): the test then goes back beside the program,
+    whose build decides it. An error only in the program's lines is the sample's
+    ``compile_error``, as beside the test."""
+    if not isinstance(output, str) or lift_line <= 0:
+        return True
+    lines = [int(m.group(1)) for m in _ERROR_AT.finditer(output)]
+    return not lines or any(n >= lift_line for n in lines)
