@@ -17,8 +17,8 @@ with the program:
    ``assert!((CALL - F).abs() < F)``, one call of the program each, whose arguments are
    literals and the standard library's words (``ARG_WORDS``), and whose other side ``E``
    is a value this module evaluates (``_parse_value``: literals, ``vec![..]``,
-   ``String::from``, ``.to_string()``, ``Some``, ``None``, ``Ok``, ``Err``, tuples,
-   arrays). No ``#[should_panic]``, ``#[ignore]``, other statement or item: anything else
+   ``Vec::<T>::new()``, ``String::from``, ``.to_string()``, ``Some``, ``None``, ``Ok``,
+   ``Err``, tuples, arrays). No ``#[should_panic]``, ``#[ignore]``, other statement or item: anything else
    stays beside the program, as before.
 2. **Record** (the candidate's build, ``recorder``): the program, the forwarding macros of
    the unit beside the test (so ``vec!`` in an argument is the standard library's), a stub
@@ -500,6 +500,12 @@ def _value(c: _Cursor, depth: int) -> Any:
     if t.text in ("String", "Vec") and c.at("::", "new", "(", ")"):
         c.i += 4
         return ("string", "") if t.text == "String" else ("vec", [])
+    if t.text == "Vec" and c.at("::", "<"):  # MultiPL-E's ``Vec::<String>::new()``
+        c.i += 2
+        elem = _type_of(c, depth + 1)
+        for want in (">", "::", "new", "(", ")"):
+            c.take(want)
+        return ("vec", [], elem)
     if t.text == "vec" and c.at("!") and c.peek(1) is not None and c.peek(1).text in ("[", "("):  # type: ignore[union-attr]
         c.take("!")
         items, rep = _sequence(c, depth)
@@ -529,6 +535,43 @@ def _value(c: _Cursor, depth: int) -> Any:
         c.take(")")
         return ("tuple", elems)
     raise _Refuse(f"a value {t.text!r}")
+
+
+def _type_of(c: _Cursor, depth: int) -> Any:
+    """A type written in the test (``Vec::<T>::new()``'s ``T``), as ``parse_type`` reads a
+    recorded one: the scalars, ``String``, ``&str``, ``Vec``, ``Option``, ``Result`` and
+    tuples; _Refuse at anything else (a lifetime, a path, ``_``)."""
+    if depth > MAX_DEPTH:
+        raise _Refuse("nested too deep")
+    t = c.take()
+    if t.text == "&":
+        c.take("str")
+        return ("ref", "str")
+    if t.text in ("Vec", "Option"):
+        c.take("<")
+        inner = _type_of(c, depth + 1)
+        c.take(">")
+        return (t.text, inner)
+    if t.text == "Result":
+        c.take("<")
+        ok = _type_of(c, depth + 1)
+        c.take(",")
+        err = _type_of(c, depth + 1)
+        c.take(">")
+        return ("Result", ok, err)
+    if t.text == "(":
+        elems = []
+        while not c.at(")"):
+            elems.append(_type_of(c, depth + 1))
+            if not c.at(")"):
+                c.take(",")
+        c.take(")")
+        if len(elems) == 1 and c.toks[c.i - 2].text != ",":
+            return elems[0]
+        return ("tuple", elems)
+    if t.text in _INT_TYPES or t.text in ("f64", "f32", "bool", "char", "String"):
+        return t.text
+    raise _Refuse(f"a type {t.text!r}")
 
 
 def _sequence(c: _Cursor, depth: int) -> tuple[list[Any], int | None]:
@@ -839,6 +882,10 @@ def _typed(node: Any, ty: Any, cross: bool, kinds: set[str], flipped: bool = Fal
     if head == "Vec":
         if kind != "vec":
             raise _Refuse("not a vec! against a Vec")
+        if len(node) == 3:  # ``Vec::<U>::new()``: Vec<T> == Vec<U> where T: PartialEq<U>
+            if not _compares(ty[1], node[2]):
+                raise _Refuse("an empty Vec of a type the call's does not compare with")
+            return []
         if not node[1] and (flipped or not _one_impl(ty[1])):
             raise _Refuse("an empty vec! whose element type rustc does not infer")
         inner: set[str] = set()
@@ -873,6 +920,19 @@ def _typed(node: Any, ty: Any, cross: bool, kinds: set[str], flipped: bool = Fal
             _typed(e, t, False, set(), flipped) for e, t in zip(node[1], ty[1], strict=True)
         )
     raise _Refuse(f"a type {head}")
+
+
+def _compares(ty: Any, other: Any) -> bool:
+    """Whether ``ty: PartialEq<other>`` holds where both are written out (elements of two
+    ``Vec``s): the same type, ``String`` against ``&str`` either way, or ``Vec``s of
+    such."""
+    if ty == other:
+        return True
+    strings = ("String", ("ref", "str"))
+    if any(ty == s for s in strings) and any(other == s for s in strings):
+        return True
+    return (not isinstance(ty, str) and not isinstance(other, str) and ty[0] == other[0] == "Vec"
+            and _compares(ty[1], other[1]))  # fmt: skip
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -146,6 +146,9 @@ LITERALS = [
     "[1, 2, 3]", "[1; 3]", '["a", "b"]', '["a".to_string(), "b".to_string()]', "vec![Some(1), None]",
     "vec![true]", "vec!['a']", "vec![255]", "vec![256]", "vec![1, 2u8]", "(1, 2)", "vec![vec![]]",
     "vec![None]", "vec![vec![], vec![1]]", "vec![vec![\"a\"], vec![]]", "vec![1; 0]",
+    "Vec::<String>::new()", "Vec::<&str>::new()", "Vec::<i32>::new()", "Vec::<u8>::new()",
+    "Vec::<Vec<String>>::new()", "Vec::<Vec<&str>>::new()", "Vec::<(String, i32)>::new()",
+    "Vec::<Option<i32>>::new()", "Vec::<f64>::new()", "Vec::<isize>::new()", "Vec::<(i32,)>::new()",
 ]  # fmt: skip
 FORMS = ["assert_eq!({c}, {e});", "assert_eq!({e}, {c});", "assert_ne!({c}, {e});",
          "assert!({c} == {e});", "assert!({e} != {c});"]  # fmt: skip
