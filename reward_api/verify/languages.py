@@ -237,16 +237,19 @@ test of HumanEval-X's or MultiPL-E's shape (``assert_eq!(f(args), E)``, ``assert
 ``assert!(f(args) == E)``, ``assert!(f(args))``, ``assert!((f(args) - F).abs() < F)``,
 after ``let candidate = f;``, with literal arguments and expected values) is lifted
 the same way (``reward_api.verify.lifted_rust``): the recorder, built with the test
-harness as the unit beside the test would be, writes each call's Rust type and value
-(integers, floats by their bits, ``bool``, ``char``, strings, ``Vec``, arrays,
-``Option``, ``Result``, tuples; any other type sends the test back beside the program,
-chosen at compile time), and the host types the expected literal against it as rustc
-would (a literal the assertion would not compile with, an empty ``vec![]`` rustc cannot
-infer, an ``f32``: back beside the program) and compares as ``PartialEq`` does (checked
-against rustc 1.63 in its root). No judge is built: the candidate's build is the only
-compile, as beside the test. A recorder that does not compile where the program's own
-lines do (a call whose type only the assertion infers) sends the test back beside the
-program.
+harness as the unit beside the test would be and run as its only test function, first
+writes the calls' Rust types (from closures it never calls, before any code of the
+program's runs), then each call's value (integers, floats by their bits, ``bool``,
+``char``, strings, ``Vec``, arrays, ``Option``, ``Result``, tuples; a call of any other
+type does not compile there and the test goes back beside the program, by the program's
+declared types, never by a line it writes); the host types the expected literal against
+the declared type as rustc would (a literal the assertion would not compile with, an
+empty ``vec![]`` rustc cannot infer, an ``f32``: back beside the program) and compares as
+``PartialEq`` does (checked against rustc 1.63 in its root). No judge is built: the
+candidate's build is the only compile, as beside the test. A recorder that does not
+compile where the program's own lines do sends the test back beside the program; a
+program that defines symbols, the global allocator or a method the expected values call
+(``lifted_rust.program_unlifted``) is not lifted.
 
 What still runs beside the program, and why: for every other assert test, the test code
 and the harness share the program's process, because these conventions call the
@@ -753,7 +756,9 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
         return lifted_go_unit(program, test, go_shape) if go_shape is not None else None
     if problem.language == "rust":
         rust_shape = lifted_rust.plan(test, entries)
-        return lifted_rust_unit(program, test, rust_shape) if rust_shape is not None else None
+        if rust_shape is None or lifted_rust.program_unlifted(program):
+            return None
+        return lifted_rust_unit(program, test, rust_shape)
     return None
 
 
@@ -764,9 +769,9 @@ def lifted_rust_unit(program: str, test: str, shape: lifted_rust.Plan) -> Unit:
     its lines read on the pass channel and decided on the host. ``lift_line``: the first
     line of the recorder, so that a compile error there (and not in the program's lines)
     sends the test back beside the program."""
-    tail = lifted_rust.recorder(lifted.tag(program, test), shape, _rust_test_uses(test),
-                                rust_forwards())  # fmt: skip
-    return Unit("rust-test", {"main.rs": f"{program}\n{tail}"}, RECIPES["rust-test"].run,
+    tag = lifted.tag(program, test)
+    tail = lifted_rust.recorder(tag, shape, _rust_test_uses(test), rust_forwards())
+    return Unit("rust-test", {"main.rs": f"{program}\n{tail}"}, lifted_rust.recorder_run(tag),
                 lift=(test, shape, None), lift_line=program.count("\n") + 2)  # fmt: skip
 
 

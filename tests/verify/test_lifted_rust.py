@@ -86,26 +86,77 @@ def _decide(test: str, channel: str) -> str:
     rec = lifted_rust.read(channel, len(plan.calls))
     if rec is None:
         return "unreadable"
-    if rec.types is None:
-        return "beside"
     judged = lifted_rust.decide(plan, rec)
-    return "refused" if judged is None else judged.outcome
+    return "beside" if judged is None else judged.outcome
 
 
 def test_what_the_channel_holds_decides_nothing_the_program_could_not_return():
+    """The types' line is the recorder's, written before any code of the program's ran;
+    value lines are the program's to spoil, never to send the test back beside it."""
     test = "fn main() { assert_eq!(f(1), 5); assert_eq!(f(2), 6); }"
-    assert _decide(test, "vi32 5;\nvi32 6;\n") == "passed"
-    assert _decide(test, "vi32 5;\n") == "ran_out"  # the second call never returned
-    assert _decide(test, "vi32 4;\n") == "failed"  # a failure before the program's end
-    assert _decide(test, "vi32 5;\nvi32 6;\nvi32 7;\n") == "unreadable"  # a line too many
-    assert _decide(test, "vi32 5;\nvi32 6") == "unreadable"  # cut
-    assert _decide(test, "vi32 5;\nx\n") == "beside"  # a type the recorder does not write
-    assert _decide(test, "vi8 500;\nvi32 6;\n") == "failed"  # out of its own type
-    assert _decide(test, "vi32 05;\nvi32 6;\n") == "failed"  # not the recorder's spelling
-    assert _decide(test, "vQ 5;\nvi32 6;\n") == "failed"
-    assert _decide(test, "vString 35;\nvi32 6;\n") == "refused"  # the test would not compile
-    assert _decide(test, "vf32 40a00000;\nvi32 6;\n") == "refused"
-    assert _decide('fn main() { assert_eq!(f(1), "a"); }', "vString ff;\n") == "failed"
+    head = "t i32 i32\n"
+    assert _decide(test, head + "vi32 5;\nvi32 6;\n") == "passed"
+    assert _decide(test, head + "vi32 5;\n") == "ran_out"  # the second call never returned
+    assert _decide(test, head + "vi32 4;\n") == "failed"  # a failure before the program's end
+    assert _decide(test, head + "vi32 5;\nvi32 6;\nvi32 7;\n") == "unreadable"  # a line too many
+    assert _decide(test, head + "vi32 5;\nvi32 6") == "unreadable"  # cut
+    assert _decide(test, "vi32 5;\nvi32 6;\n") == "unreadable"  # no types' line
+    assert _decide(test, "t i32\nvi32 5;\nvi32 6;\n") == "unreadable"  # types of one call
+    assert _decide(test, head + "x\nvi32 6;\n") == "unreadable"
+    assert _decide(test, head + "vi8 500;\nvi32 6;\n") == "failed"  # not its call's type
+    assert _decide(test, head + "vf32 40a00000;\nvi32 6;\n") == "failed"  # ditto: not back
+    assert _decide(test, head + "vString 35;\nvi32 6;\n") == "failed"
+    assert _decide(test, head + "vi32 05;\nvi32 6;\n") == "failed"  # not the recorder's spelling
+    assert _decide(test, "t i64 i32\nvi64 9999999999;\nvi32 6;\n") == "failed"
+    # by the declared types alone: a call whose literal the host does not type goes back
+    assert _decide(test, "t String i32\nvString 35;\nvi32 6;\n") == "beside"
+    assert _decide(test, "t f32 i32\nvf32 40a00000;\nvi32 6;\n") == "beside"
+    assert _decide(test, "t f32 i32\n") == "beside"
+    one = 'fn main() { assert_eq!(f(1), "a"); }'
+    assert _decide(one, "t String\nvString ff;\n") == "failed"  # not UTF-8
+
+
+def test_expected_values_rustc_refuses_or_the_host_would_not_finish_go_back():
+    """A red team's cases: an array repeat of a value that is not ``Copy``, nested vecs of
+    ``&str`` and ``String``, a doc comment, a ``use`` that renames, a literal without
+    digits, and a repeat too large to walk."""
+    test = "fn main() { assert_eq!(f(), %s); }"
+    assert lifted_rust.plan(test % '[String::from("a"); 2]') is None
+    assert lifted_rust.plan(test % "[1; 2]") is not None
+    assert (
+        _decide(test % 'vec![vec!["a"], vec!["b".to_string()]]', "t Vec<Vec<String>>\n") == "beside"
+    )
+    assert (
+        _decide(test % 'vec![Some("a".to_string()), None]', "t Vec<Option<String>>\n") != "beside"
+    )
+    for shape in (
+        "fn main() { assert_eq!(f(1), 1); //! hi\n assert_eq!(f(2), 2); }",
+        "fn main() { /// doc\n assert_eq!(f(1), 1); }",
+        "#[cfg(test)]\nmod tests {\n use super::*;\n use super::f as g;\n #[test]\n fn t() { assert_eq!(g(1), 2); }\n}",
+        "fn main() { assert_eq!(f(1), 0x_); }",
+        "fn main() { assert_eq!(f(1), 0b_u8); }",
+        "fn main() { assert_eq!(f(), vec![vec![vec![0; 100000]; 100000]; 100000]); }",
+        'fn main() { assert_eq!(f(), vec!["%s"; 100000]); }' % ("a" * 100),
+    ):
+        assert lifted_rust.plan(shape) is None, shape
+    assert lifted_rust.plan("fn main() { assert_eq!(f(1), 1); //// four\n }") is not None
+
+
+def test_test_functions_run_in_libtests_order():
+    """libtest runs a crate's tests one by one in the order of their names: so does the
+    recorder (a program with state sees the calls in the same order)."""
+    test = "#[test] fn b() { assert_eq!(f(), 0); }\n#[test] fn a() { assert_eq!(f(), 1); }\n"
+    plan = lifted_rust.plan(test)
+    assert plan is not None
+    assert [c.expected[1] for c in plan.checks] == [1, 0]
+
+
+def test_programs_that_could_write_before_the_recorder_are_not_lifted():
+    for program in ("#[no_mangle] pub extern \"C\" fn f() {}", "#[link_section = \".x\"] static A: u8 = 0;",
+                    "#[global_allocator] static A: std::alloc::System = std::alloc::System;",
+                    "trait T { fn to_string(&self) -> String; }", "impl From<u8> for S { fn from(x: u8) -> S { S } }"):  # fmt: skip
+        assert lifted_rust.program_unlifted(program), program
+    assert lifted_rust.program_unlifted("fn f() -> String { 5.to_string() } // fn from") is None
 
 
 # ------------------------------------------------------------------ against rustc
@@ -175,15 +226,16 @@ def test_every_assertion_the_host_decides_compiles_and_comes_out_as_rustc_says()
     assert plan is not None
     unit = languages.lifted_rust_unit(program, test, plan)
     out = _rustc(unit.files["main.rs"], "./t --test-threads=1 3>&1 >/dev/null 2>&1")
-    lines = out.splitlines(keepends=True)
-    assert len(lines) == len(funcs) and sum(line == "x\n" for line in lines) == 0, out[-2000:]
+    head, *lines = out.splitlines(keepends=True)
+    types = head.split()[1:]
+    assert len(lines) == len(types) == len(funcs), out[-2000:]
     cases = []
     for (i, _f), literal, form in itertools.product(enumerate(funcs), LITERALS, FORMS):
         one = "fn main() { " + form.format(c=f"r{i}()", e=literal) + " }"
         shape = lifted_rust.plan(one)
         if shape is None:
             continue
-        judged = lifted_rust.decide(shape, lifted.Recorded([], lines[i]))
+        judged = lifted_rust.decide(shape, lifted.Recorded([types[i]], lines[i]))
         if judged is None:
             continue
         assert judged.outcome in ("passed", "failed"), (one, judged)
@@ -211,7 +263,7 @@ def test_near_assertions_as_rustc_computes_them():
         shape = lifted_rust.plan(one)
         assert shape is not None, one
         bits = struct_bits(float(x))
-        judged = lifted_rust.decide(shape, lifted.Recorded([], f"vf64 {bits};\n"))
+        judged = lifted_rust.decide(shape, lifted.Recorded(["f64"], f"vf64 {bits};\n"))
         assert judged is not None
         cases.append((form.format(x=x, e=e, eps=eps), judged.outcome == "passed"))
     truth = program + "".join(f"#[test] fn c{n}() {{ {a} }}\n" for n, (a, _p) in enumerate(cases))

@@ -14,8 +14,14 @@ cases run lifted (the verifier's ``lifted.host`` counts them) on every backend
   panic or a hang (``wrong_answer``: the comparison failed first), a right value then a
   panic (libtest's exit 101) or a hang (``timeout``), an ``exit(0)`` in a call (nothing
   recorded after it: never a pass);
-- lines the program writes on the pass channel itself, which spoil its own record, and a
-  trait of the program's that would answer for the recorder's own method;
+- lines the program writes on the pass channel itself, which spoil its own record and
+  never send the test back beside the program (the calls' types are the recorder's first
+  line, written before any code of the program's runs: a red team wrote an ``x`` or an
+  ``f32`` line, then left, when it saw the recorder's call site), and traits of the
+  program's named like the recorder's methods, which change nothing (its uses are
+  qualified paths);
+- libtest's order of test functions (by name), and a test's ``use`` that renames an
+  entry point (not lifted: the recorder would call another function);
 - the way back: a type the recorder does not write (the program's own, whose lying
   ``PartialEq`` stays untrusted beside the test; a ``Cow``), an ``f32`` (which the
   host does not round) and a call the recorder cannot type (its build fails in its own
@@ -132,11 +138,42 @@ FORGED_EXTRA_LINE = (
         + '    if n == 2 { put("vi32 0;\\n"); }\n    a + b\n}\n'
     )
 )
-# a blanket trait whose method has the recorder's method's name: the recorder's call is
-# then ambiguous (its build fails in its own lines) and the test runs beside the program
+# blanket traits whose methods have the recorder's methods' names: every use of the
+# recorder's own trait is a qualified path, so they neither answer for it nor make its
+# calls ambiguous (which would have sent the test back beside the program at will)
 BLANKET_LINE = HONEST_ADD + (
-    "pub trait Line { fn line(&self) -> String; }\n"
-    'impl<T: ?Sized> Line for T { fn line(&self) -> String { "vi32 5;\\n".to_string() } }\n'
+    "pub trait Line { fn line(&self) -> String; fn val(&self, o: &mut String); fn ty(o: &mut String); }\n"
+    "impl<T: ?Sized> Line for T { fn line(&self) -> String { String::new() }\n"
+    '    fn val(&self, o: &mut String) { o.push_str("5;") } fn ty(o: &mut String) { o.push_str("i32") } }\n'
+)
+# a red team's way back beside the program, chosen at run time: tell the recorder's call
+# from the test's by its column, write the line of a type the recorder did not write (or
+# one the host does not decide) and leave. The types come from the recorder's first line,
+# written before any code of the program's: such a line now only spoils the record
+OPT_OUT = (
+    "#[track_caller]\nfn add(a: i32, b: i32) -> i32 {\n"
+    "    if std::panic::Location::caller().line() > 20 {\n"
+    "        use std::io::Write; use std::os::unix::io::FromRawFd;\n"
+    "        let mut g = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(3) });\n"
+    "        let _ = g.write_all(LINES.as_bytes()); std::process::exit(0)\n    }\n"
+    "    a * b\n}\n"
+)
+OPT_OUT_X = 'const LINES: &str = "x\\nx\\nx\\n";\n' + OPT_OUT
+OPT_OUT_F32 = (
+    'const LINES: &str = "vf32 40a00000;\\nvf32 40c00000;\\nvf32 00000000;\\n";\n' + OPT_OUT
+)
+# state across test functions: libtest runs them by name (a before b), as the recorder does
+ORDER = "#[test]\nfn b() { assert_eq!(tick(), 0); }\n#[test]\nfn a() { assert_eq!(tick(), 1); }\n"
+TICK = (
+    "static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);\n"
+    "fn tick() -> usize { N.fetch_add(1, std::sync::atomic::Ordering::SeqCst) }\n"
+)
+RENAMED = (
+    "\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use super::add as plus;\n\n"
+    "    #[test]\n    fn t() { assert_eq!(plus(2, 3), 5); }\n}\n"
+)
+TWO_FUNCTIONS = (
+    "fn add(a: i32, b: i32) -> i32 { a * b }\nfn plus(a: i32, b: i32) -> i32 { a + b }\n"
 )
 OWN_TYPE_LIES = (
     "#[derive(Debug)]\npub struct Any5;\n"
@@ -179,7 +216,11 @@ BATCH = Batch(
         control("strings-tuples-and-empty-vec", asserts(WORDS, language="rust"), HONEST_WORDS),
         control("option", asserts(LARGEST, language="rust"), HONEST_LARGEST),
         control("floats-and-a-tolerance", asserts(HALF, language="rust"), HONEST_HALF),
-        control("blanket-trait-goes-back", ADD_P, BLANKET_LINE),
+        control("blanket-traits-change-nothing", ADD_P, BLANKET_LINE),
+        exploit("opts-out-by-an-unwritten-type", ADD_P, OPT_OUT_X),
+        exploit("opts-out-by-an-f32-line", ADD_P, OPT_OUT_F32),
+        exploit("test-functions-by-name", asserts(ORDER, language="rust"), TICK),
+        exploit("renamed-entry-point", asserts(RENAMED, language="rust"), TWO_FUNCTIONS),
         control("f32-goes-back", asserts(F32, language="rust"), HONEST_F32),
         exploit("uninferable-call-goes-back", asserts(INFERRED, language="rust"), HONEST_INFERRED),
         control("unwritten-type-goes-back", asserts(COW, language="rust"), HONEST_COW),
@@ -195,6 +236,10 @@ EXPECTED = {
     "forged-lines-then-exit": Verdict.wrong_answer,
     "forged-extra-line": Verdict.wrong_answer,
     "own-type-whose-comparison-lies": Verdict.wrong_answer,
+    "opts-out-by-an-unwritten-type": Verdict.wrong_answer,
+    "opts-out-by-an-f32-line": Verdict.wrong_answer,
+    "test-functions-by-name": Verdict.wrong_answer,
+    "renamed-entry-point": Verdict.wrong_answer,
     # the recorder cannot type ``conv(5)``; neither can rustc beside the test: its message
     "uninferable-call-goes-back": Verdict.compile_error,
 }
@@ -220,7 +265,7 @@ def test_the_batch_was_decided_on_the_host(verifier):
     """The lifted cases' comparisons were made on the host, not beside the program; the
     shapes that go back did go back."""
     BATCH.run(verifier)
-    assert verifier.lifted.host >= 10, verifier.lifted.host
+    assert verifier.lifted.host >= 14, verifier.lifted.host
     for test, program, lifted in ((ADD, HONEST_ADD, True), (HASH_MAP, HONEST_MAP, False),
                                   (MAP, HONEST_MAP, False)):  # fmt: skip
         problem = Problem.model_validate({"id": "p", **asserts(test, language="rust")})
