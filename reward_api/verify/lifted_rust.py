@@ -23,8 +23,10 @@ with the program:
    items, other statement or item: anything else stays beside the program, as before.
    Test functions are taken in the order libtest runs them, by name. Nor is a program
    lifted that defines symbols or code that runs before ``main``, declares the global
-   allocator (either could write before the recorder), or declares a method the expected
-   values call (``program_unlifted``): beside the test, the same make a pass untrusted.
+   allocator (either could write before the recorder), has test functions of its own
+   (the unit beside the test runs them, and a failing one fails the sample; the recorder
+   runs its own alone, so none writes before its types' line), or declares a method the
+   expected values call (``program_unlifted``).
 2. **Record** (the candidate's build, ``recorder``): the program, the forwarding macros of
    the unit beside the test (so ``vec!`` in an argument is the standard library's), a stub
    for each item the test declares (a program that declares ``mod tests`` fails to compile
@@ -1217,6 +1219,7 @@ def _holds(check: Check, got: Any, want: Any) -> bool:
 
 
 _RUST_WORDS_UNLIFTED = frozenset({"global_allocator"})
+_TEST_ATTRIBUTE = re.compile(r"#\s*\[\s*(?:test|bench)\b")
 _METHODS_OF_VALUES = re.compile(r"\bfn\s+(?:r#)?(to_string|to_owned|from)\b")
 
 
@@ -1224,7 +1227,9 @@ def program_unlifted(program: str) -> str | None:
     """Why a program's tests are not lifted (they run beside it, where the same reasons
     make a pass untrusted): it defines symbols or code that runs before ``main``
     (``compiled_eq.RUST_SYMBOL_MAKERS``) or the global allocator, either of which could
-    write on the pass channel before the recorder's types line; or it declares a method
+    write on the pass channel before the recorder's types line; it has ``#[test]``
+    functions of its own (beside the test they run, and a failing one fails the sample;
+    the recorder runs its own test function alone); or it declares a method
     the test's expected values call (``to_string``, ``to_owned``, ``from``), which could
     make rustc read that value otherwise than this module (an ambiguous ``to_string``
     does not compile)."""
@@ -1232,7 +1237,10 @@ def program_unlifted(program: str) -> str | None:
     hit = sorted((compiled_eq.RUST_SYMBOL_MAKERS | _RUST_WORDS_UNLIFTED) & words)
     if hit:
         return f"the program uses `{hit[0]}`"
-    m = _METHODS_OF_VALUES.search(compiled_eq.rust_blank(program))
+    blank = compiled_eq.rust_blank(program)
+    if _TEST_ATTRIBUTE.search(blank):
+        return "the program has test functions of its own"
+    m = _METHODS_OF_VALUES.search(blank)
     return f"the program declares `{m.group(1)}`" if m else None
 
 

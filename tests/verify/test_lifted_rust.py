@@ -154,7 +154,8 @@ def test_test_functions_run_in_libtests_order():
 def test_programs_that_could_write_before_the_recorder_are_not_lifted():
     for program in ("#[no_mangle] pub extern \"C\" fn f() {}", "#[link_section = \".x\"] static A: u8 = 0;",
                     "#[global_allocator] static A: std::alloc::System = std::alloc::System;",
-                    "trait T { fn to_string(&self) -> String; }", "impl From<u8> for S { fn from(x: u8) -> S { S } }"):  # fmt: skip
+                    "trait T { fn to_string(&self) -> String; }", "impl From<u8> for S { fn from(x: u8) -> S { S } }",
+                    "#[cfg(test)] mod own { #[test] fn t() { assert!(false); } }"):  # fmt: skip
         assert lifted_rust.program_unlifted(program), program
     assert lifted_rust.program_unlifted("fn f() -> String { 5.to_string() } // fn from") is None
 

@@ -172,6 +172,12 @@ RENAMED = (
     "\n#[cfg(test)]\nmod tests {\n    use super::*;\n    use super::add as plus;\n\n"
     "    #[test]\n    fn t() { assert_eq!(plus(2, 3), 5); }\n}\n"
 )
+# a test function of the program's own that fails: the unit beside the test runs it (and
+# fails), as plain ``rustc --test`` does; the recorder runs its own alone, so such a
+# program is not lifted
+OWN_FAILING_TEST = (
+    HONEST_ADD + "#[cfg(test)]\nmod mine {\n    #[test]\n    fn wrong() { assert_eq!(1, 2); }\n}\n"
+)
 TWO_FUNCTIONS = (
     "fn add(a: i32, b: i32) -> i32 { a * b }\nfn plus(a: i32, b: i32) -> i32 { a + b }\n"
 )
@@ -221,6 +227,7 @@ BATCH = Batch(
         exploit("opts-out-by-an-f32-line", ADD_P, OPT_OUT_F32),
         exploit("test-functions-by-name", asserts(ORDER, language="rust"), TICK),
         exploit("renamed-entry-point", asserts(RENAMED, language="rust"), TWO_FUNCTIONS),
+        exploit("own-failing-test-function", asserts(ADD_MAIN, language="rust"), OWN_FAILING_TEST),
         control("f32-goes-back", asserts(F32, language="rust"), HONEST_F32),
         exploit("uninferable-call-goes-back", asserts(INFERRED, language="rust"), HONEST_INFERRED),
         control("unwritten-type-goes-back", asserts(COW, language="rust"), HONEST_COW),
@@ -240,6 +247,7 @@ EXPECTED = {
     "opts-out-by-an-f32-line": Verdict.wrong_answer,
     "test-functions-by-name": Verdict.wrong_answer,
     "renamed-entry-point": Verdict.wrong_answer,
+    "own-failing-test-function": Verdict.wrong_answer,
     # the recorder cannot type ``conv(5)``; neither can rustc beside the test: its message
     "uninferable-call-goes-back": Verdict.compile_error,
 }
