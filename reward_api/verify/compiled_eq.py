@@ -1459,6 +1459,13 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     # (macro_rules! mk { ($n:ident) => { struct $n; } }) or stand for a type itself
     hidden = _RUST_MACRO_DEF.search(program) is not None
     callable_ = _rust_callable_items(program, renamed) & used
+    # a unit struct the test calls (or binds: ``let candidate = add;``): a call derefs its
+    # callee, so with a ``Deref`` to a ``fn`` pointer ``add(2, 3)`` returned a type of
+    # the program's that a red team made equal to anything (LeetCode's ``struct
+    # Solution;``, named only in paths, is not called)
+    blanked_test = rust_blank(test)
+    called = set(_RUST_CALLED.findall(blanked_test)) | set(_RUST_BOUND.findall(blanked_test))
+    callable_ |= set(_RUST_UNIT_STRUCT.findall(rust_blank(program))) & called
     code = rust_blank(program) if own and not hidden else ""  # for _rust_derived_eq
     if callable_ and code:  # a variant or tuple struct of a type compared as derived
         for t in own & used:
@@ -1609,6 +1616,7 @@ def _rust_derived_eq(
 
 
 _RUST_TUPLE_STRUCT = re.compile(r"\bstruct\s+(?:r#)?([A-Za-z_]\w*)\s*(?:<[^>{};]*>)?\s*\(")
+_RUST_UNIT_STRUCT = re.compile(r"\bstruct\s+(?:r#)?([A-Za-z_]\w*)\s*;")
 _RUST_ENUM_BODY = re.compile(r"\benum\s+(?:r#)?[A-Za-z_]\w*\s*(?:<[^>{};]*>)?\s*(?:where[^{]*)?\{")
 _RUST_VARIANT = re.compile(r"(?:^|[{,])\s*(?:#\s*\[[^\]]*\]\s*)*(?:r#)?([A-Za-z_]\w*)")
 _RUST_VALUE_ITEM = re.compile(r"\b(?:const|static)\s+(?:mut\s+)?(?:r#)?([A-Za-z_]\w*)\s*:")

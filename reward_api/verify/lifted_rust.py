@@ -74,6 +74,7 @@ beside the test (rustc ``--test -O``, quiet host); no judge is built.
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from dataclasses import dataclass, field
@@ -304,8 +305,8 @@ def _plan(test: str, entries: tuple[str, ...]) -> Plan:
     for body in ordered:
         aliases, mine = _body(_Cursor(body, test), test, entries, calls, checks)
         groups.append((aliases, mine))
-    if not calls:
-        raise _Refuse("no call")
+    if not calls or len(calls) > MAX_CALLS:
+        raise _Refuse("no call, or more than the types' line holds")
     return Plan(tuple(calls), tuple(groups), tuple(items), module, tuple(uses), tuple(checks))
 
 
@@ -498,6 +499,8 @@ def _parse_value(toks: list[_Tok]) -> Any:
     return node
 
 
+MAX_CALLS = 4096
+"""The most calls a lifted test makes (the types' line holds as many)."""
 MAX_REPEAT = 100_000
 MAX_DEPTH = 32
 MAX_WEIGHT = 100_000
@@ -539,6 +542,7 @@ def _value(c: _Cursor, depth: int) -> Any:
     if t.text == "String" and c.at("::", "from", "("):
         c.i += 3
         lit = c.take(kind="str")
+        _spend(c, len(lit.text) >> 4)
         c.take(")")
         return ("string", _unescape(lit.text[1:-1], quote='"'))
     if t.text in ("String", "Vec") and c.at("::", "new", "(", ")"):
@@ -1200,7 +1204,10 @@ def _want(check: Check, ty: Any) -> Any:
             or check.eps[2] not in (None, "f64")
         ):
             raise _Refuse("not an f64")
-        return float(check.expected[1]), float(check.eps[1])
+        want, eps = float(check.expected[1]), float(check.eps[1])
+        if math.isinf(want) or math.isinf(eps):  # a literal out of range: rustc refuses it
+            raise _Refuse("a float literal out of range")
+        return want, eps
     kinds: set[str] = set()
     want = _typed(check.expected, ty, True, kinds, check.flipped)
     if len(kinds) > 1:
@@ -1241,7 +1248,10 @@ def program_unlifted(program: str) -> str | None:
     if _TEST_ATTRIBUTE.search(blank):
         return "the program has test functions of its own"
     m = _METHODS_OF_VALUES.search(blank)
-    return f"the program declares `{m.group(1)}`" if m else None
+    if m:
+        return f"the program declares `{m.group(1)}`"
+    made = sorted(words & {"to_string", "to_owned", "from"}) if "macro_rules" in words else []
+    return f"the program's macros may declare `{made[0]}`" if made else None
 
 
 _ERROR_AT = re.compile(r"^error(?:\[E\d+\])?:[^\n]*\n\s*--> main\.rs:(\d+):\d+", re.MULTILINE)

@@ -137,9 +137,14 @@ def test_expected_values_rustc_refuses_or_the_host_would_not_finish_go_back():
         "fn main() { assert_eq!(f(1), 0b_u8); }",
         "fn main() { assert_eq!(f(), vec![vec![vec![0; 100000]; 100000]; 100000]); }",
         'fn main() { assert_eq!(f(), vec!["%s"; 100000]); }' % ("a" * 100),
+        'fn main() { assert_eq!(f(), vec![String::from("%s"); 1000]); }' % ("a" * 20000),
+        "fn main() {\n" + "assert_eq!(f(1), 1);\n" * 4097 + "}",
     ):
         assert lifted_rust.plan(shape) is None, shape
     assert lifted_rust.plan("fn main() { assert_eq!(f(1), 1); //// four\n }") is not None
+    # a tolerance out of f64's range: rustc refuses the literal, the host would say yes
+    near = "fn main() { assert!((f(2.0) - 0.5).abs() < 1e400); }"
+    assert _decide(near, "t f64\nvf64 4058000000000000;\n") == "beside"
 
 
 def test_test_functions_run_in_libtests_order():
@@ -155,7 +160,8 @@ def test_programs_that_could_write_before_the_recorder_are_not_lifted():
     for program in ("#[no_mangle] pub extern \"C\" fn f() {}", "#[link_section = \".x\"] static A: u8 = 0;",
                     "#[global_allocator] static A: std::alloc::System = std::alloc::System;",
                     "trait T { fn to_string(&self) -> String; }", "impl From<u8> for S { fn from(x: u8) -> S { S } }",
-                    "#[cfg(test)] mod own { #[test] fn t() { assert!(false); } }"):  # fmt: skip
+                    "#[cfg(test)] mod own { #[test] fn t() { assert!(false); } }",
+                    "macro_rules! mk { ($n:ident) => { trait Tr { fn $n(&self) -> String; } }; }\nmk!(to_string);"):  # fmt: skip
         assert lifted_rust.program_unlifted(program), program
     assert lifted_rust.program_unlifted("fn f() -> String { 5.to_string() } // fn from") is None
 

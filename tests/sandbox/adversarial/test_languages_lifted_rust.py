@@ -178,6 +178,30 @@ RENAMED = (
 OWN_FAILING_TEST = (
     HONEST_ADD + "#[cfg(test)]\nmod mine {\n    #[test]\n    fn wrong() { assert_eq!(1, 2); }\n}\n"
 )
+# a unit struct named like the entry point whose ``Deref`` target is a ``fn`` pointer: a
+# call derefs its callee, so ``add(1, 2)`` returned a type whose comparison says yes
+# (paid beside the test, where a red team found it); with a ``Drop`` it ran the program's
+# code in the recorder's types block and wrote the types' line itself
+UNIT_STRUCT_DEREF = (
+    "#[derive(Debug)]\npub struct Liar;\n"
+    "impl PartialEq<i32> for Liar { fn eq(&self, _: &i32) -> bool { true } }\n"
+    "fn real(_a: i32, _b: i32) -> Liar { Liar }\n"
+    "static F: fn(i32, i32) -> Liar = real;\n"
+    "#[allow(non_camel_case_types)]\npub struct add;\n"
+    "impl std::ops::Deref for add { type Target = fn(i32, i32) -> Liar;\n"
+    "    fn deref(&self) -> &Self::Target { &F } }\n"
+)
+UNIT_STRUCT_DROP = (
+    "fn real(a: i32, b: i32) -> i32 { a * b }\n"
+    "static F: fn(i32, i32) -> i32 = real;\n"
+    "#[allow(non_camel_case_types)]\npub struct add;\n"
+    "impl std::ops::Deref for add { type Target = fn(i32, i32) -> i32;\n"
+    "    fn deref(&self) -> &Self::Target { &F } }\n"
+    "impl Drop for add { fn drop(&mut self) {\n"
+    "    use std::io::Write; use std::os::unix::io::FromRawFd;\n"
+    "    let mut g = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(3) });\n"
+    '    let _ = g.write_all(b"t f32 f32\\n"); std::process::exit(0) } }\n'
+)
 TWO_FUNCTIONS = (
     "fn add(a: i32, b: i32) -> i32 { a * b }\nfn plus(a: i32, b: i32) -> i32 { a + b }\n"
 )
@@ -228,6 +252,11 @@ BATCH = Batch(
         exploit("test-functions-by-name", asserts(ORDER, language="rust"), TICK),
         exploit("renamed-entry-point", asserts(RENAMED, language="rust"), TWO_FUNCTIONS),
         exploit("own-failing-test-function", asserts(ADD_MAIN, language="rust"), OWN_FAILING_TEST),
+        exploit("unit-struct-derefs-to-a-liar", ADD_P, UNIT_STRUCT_DEREF),
+        exploit("unit-struct-derefs-to-a-liar-multipl-e", asserts(ADD_MAIN, language="rust"),
+                UNIT_STRUCT_DEREF),
+        exploit("unit-struct-drop-writes-the-types", asserts(ADD_MAIN, language="rust"),
+                UNIT_STRUCT_DROP),
         control("f32-goes-back", asserts(F32, language="rust"), HONEST_F32),
         exploit("uninferable-call-goes-back", asserts(INFERRED, language="rust"), HONEST_INFERRED),
         control("unwritten-type-goes-back", asserts(COW, language="rust"), HONEST_COW),
@@ -248,6 +277,9 @@ EXPECTED = {
     "test-functions-by-name": Verdict.wrong_answer,
     "renamed-entry-point": Verdict.wrong_answer,
     "own-failing-test-function": Verdict.wrong_answer,
+    "unit-struct-derefs-to-a-liar": Verdict.wrong_answer,
+    "unit-struct-derefs-to-a-liar-multipl-e": Verdict.wrong_answer,
+    "unit-struct-drop-writes-the-types": Verdict.wrong_answer,
     # the recorder cannot type ``conv(5)``; neither can rustc beside the test: its message
     "uninferable-call-goes-back": Verdict.compile_error,
 }
