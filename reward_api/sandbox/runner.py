@@ -1806,33 +1806,54 @@ def _apply_state(orig, new):
 
 
 # ================================================================ the test child
-def _limits(job):
+def _limit_values(job):
+    """The resource limits of a test child, as ``(resource, value)`` pairs: computed in the
+    runner before the fork (its address space is the child's at the fork, so the base of
+    ``RLIMIT_AS`` is the same), so the child between its fork and its ``execve`` only makes
+    the system calls (each page it writes there is a copy: ``_Child``)."""
     mem = int(job.get("memory_mb", 512)) << 20
     try:
         with open("/proc/self/statm") as f:
             base = int(f.read().split()[0]) * resource.getpagesize()
     except OSError:
         base = 0
-    resource.setrlimit(resource.RLIMIT_AS, (base + mem, base + mem))
     cpu = int(job.get("cpu_s") or float(job.get("time_s", 6))) + 1
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
     fsize = int(job.get("max_file_mb", 64)) << 20
-    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-    resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
     procs = int(job.get("max_procs", 32))
+    return [
+        (resource.RLIMIT_AS, (base + mem, base + mem)),
+        (resource.RLIMIT_CPU, (cpu, cpu + 1)),
+        (resource.RLIMIT_FSIZE, (fsize, fsize)),
+        (resource.RLIMIT_NOFILE, (256, 256)),
+        (resource.RLIMIT_CORE, (0, 0)),
+        (resource.RLIMIT_MSGQUEUE, (0, 0)),
+        (resource.RLIMIT_NPROC, (procs, procs)),  # last: the one a docker cell may refuse
+    ]
+
+
+def _apply_limits(values):
+    """In the child: ``_limit_values``' limits, then its ``oom_score_adj`` raised so the
+    kernel's OOM killer takes the test, never the runner."""
+    for res, value in values[:-1]:
+        resource.setrlimit(res, value)
     try:
-        resource.setrlimit(resource.RLIMIT_NPROC, (procs, procs))
+        resource.setrlimit(*values[-1])
     except (ValueError, OSError):
         pass
     try:  # the kernel's OOM killer takes the test, never the runner
         if _PRCTL is not None:
             _PRCTL(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: the runner's own files stay closed
-        with open("/proc/self/oom_score_adj", "w") as f:
-            f.write("1000")
+        fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+        try:
+            os.write(fd, b"1000")
+        finally:
+            os.close(fd)
     except OSError:
         pass
+
+
+def _limits(job):
+    _apply_limits(_limit_values(job))
 
 
 def _fresh_main():
@@ -1906,8 +1927,6 @@ def _child_main(job, test):
     status = 0
     kind = test["kind"]
     _write, _exit = os.write, os._exit
-    if test.get("argv"):
-        _exec(test)
     atexit._clear()  # the runner's own handlers are not the program's
     try:
         os.chdir(test.get("cwd") or "/tmp")
@@ -2020,6 +2039,12 @@ class _Child:
             os.close(w_nonce)
             plumbing.append((r_nonce, NONCE_FD))
             theirs.append(r_nonce)
+        # made before the fork: each page the child writes before its ``execve`` is a copy
+        launch = _prepare_exec(test) if test.get("argv") else None
+        limits = _limit_values(job)
+        ruleset = -1  # kept open in the child until its program enforces it
+        if launch is not None and launch["one_process"] is not None:
+            ruleset = launch["one_process"].get("landlock", -1)
         self.t0 = time.perf_counter()
         pid = os.fork()
         if pid == 0:
@@ -2027,12 +2052,18 @@ class _Child:
                 os.setsid()
                 for fd, target in plumbing:
                     os.dup2(fd, target)
-                os.closerange(PEER_FD + 1, 65536)
+                if ruleset > PEER_FD:
+                    os.closerange(PEER_FD + 1, ruleset)
+                    os.closerange(ruleset + 1, 65536)
+                else:
+                    os.closerange(PEER_FD + 1, 65536)
                 if peer_fd < 0:
                     os.close(PEER_FD)
-                _limits(job)
+                _apply_limits(limits)
             except BaseException:
                 os._exit(120)
+            if test.get("argv"):
+                _launch(launch)
             _child_main(job, test)
             os._exit(121)
         self.pid = pid
@@ -2505,18 +2536,33 @@ def _wipe_ipc():
     return not found
 
 
-def _exec(test):
-    """Become the compiler or the compiled program of a test (languages other than Python);
-    a test whose build says ``one_process`` becomes it under ``_one_process_exec``."""
+def _prepare_exec(test):
+    """What the child of a test in another language than Python needs to become its
+    compiler or compiled program (``_launch``), made in the runner before the fork: its
+    argv, environment and, for a build that says ``one_process``, what
+    ``_one_process_exec`` installs. None when it cannot be made (the child then exits 127,
+    as a failed ``execve`` does)."""
     try:
-        os.chdir(test["cwd"])
         env = dict(os.environ)
         env.update(test.get("env") or {})
         argv = [str(a) for a in test["argv"]]
+        launch = {"cwd": test["cwd"], "argv": argv, "env": env, "one_process": None}
         if test.get("one_process"):
-            _one_process_exec(argv, env)
-            os._exit(126)  # the filter could not be installed: no run without it
-        os.execvpe(argv[0], argv, env)
+            launch["one_process"] = _one_process_prepare(argv, env, test["cwd"])
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
+    return launch
+
+
+def _launch(launch):
+    """In the child: become the test's program (``_prepare_exec``); never returns."""
+    try:
+        if launch is not None:
+            os.chdir(launch["cwd"])
+            if launch["one_process"] is not None:
+                _one_process_exec(launch["one_process"])
+                os._exit(126)  # the filter could not be installed: no run without it
+            os.execvpe(launch["argv"][0], launch["argv"], launch["env"])
     except BaseException:
         pass
     os._exit(127)
@@ -2645,14 +2691,22 @@ def _ctypes_kit():
     return _CTYPES_KIT
 
 
+def _fprog(prog):
+    """``prog`` (``_bpf``'s bytes) as ``SECCOMP_MODE_FILTER`` takes it: (its buffer, which
+    must stay alive, and the ``sock_fprog`` that points at it)."""
+    import ctypes
+
+    c_prog = ctypes.create_string_buffer(prog, len(prog))
+    return c_prog, _ctypes_kit()["fprog"](len(prog) // 8, ctypes.addressof(c_prog))
+
+
 def _install_seccomp(libc, prog, before=None):
     """Install ``prog`` (``_bpf``'s bytes) on this process and all it starts, after
     ``PR_SET_NO_NEW_PRIVS``; ``before`` runs between the two (a Landlock ruleset, which
     needs no-new-privs too). True when the filter is in place."""
     import ctypes
 
-    c_prog = ctypes.create_string_buffer(prog, len(prog))
-    fprog = _ctypes_kit()["fprog"](len(prog) // 8, ctypes.addressof(c_prog))
+    _c_prog, fprog = _fprog(prog)
     ul = ctypes.c_ulong
     if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
         return False
@@ -2663,6 +2717,8 @@ def _install_seccomp(libc, prog, before=None):
 
 _LANDLOCK_FILE = (1 << 1) | (1 << 2)  # LANDLOCK_ACCESS_FS_WRITE_FILE, LANDLOCK_ACCESS_FS_READ_FILE
 _PROC_KEPT = ("/proc/self/fd", "/proc/stat", "/proc/cpuinfo", "/proc/meminfo")
+_LANDLOCK = None
+"""The fd of ``_landlock_proc``'s ruleset once made (-1: this kernel has no Landlock)."""
 
 
 def _landlock_proc(libc):
@@ -2674,58 +2730,92 @@ def _landlock_proc(libc):
     test's ``main`` through it (paid 1.0), and a program reads the harness's memory,
     the test's code and its own executable there too (``/proc/self/exe``, ``maps``).
     Where the kernel has no Landlock, nothing is restricted (the languages module's
-    "Not covered")."""
+    "Not covered").
+
+    The ruleset's fd (close-on-exec; -1 where there is none), made once, in the runner:
+    each such test's child enforces it (``landlock_restrict_self``, ``_one_process_exec``)
+    instead of making its own, so the child between its fork and its ``execve`` makes a
+    few system calls, not sixty. The cell's root is read-only, so the top-level folders
+    the rules name are those of every later test."""
+    global _LANDLOCK
+    if _LANDLOCK is not None:
+        return _LANDLOCK
     import ctypes
 
     _Beneath = _ctypes_kit()["beneath"]
     handled = ctypes.c_uint64(_LANDLOCK_FILE)
     ruleset = libc.syscall(444, ctypes.byref(handled), ctypes.c_size_t(8), ctypes.c_uint32(0))
     if ruleset < 0:
-        return False
+        _LANDLOCK = -1
+        return _LANDLOCK
     try:
         paths = [os.path.join("/", e) for e in os.listdir("/") if e != "proc"]
-        for path in [*paths, *_PROC_KEPT]:
-            try:
-                fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
-            except OSError:
-                continue
-            rule = _Beneath(_LANDLOCK_FILE, fd)
-            libc.syscall(445, ruleset, 1, ctypes.byref(rule), ctypes.c_uint32(0))
-            os.close(fd)
-        return libc.syscall(446, ruleset, ctypes.c_uint32(0)) == 0
-    finally:
+    except OSError:
         os.close(ruleset)
+        raise
+    for path in [*paths, *_PROC_KEPT]:
+        try:
+            fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        except OSError:
+            continue
+        rule = _Beneath(_LANDLOCK_FILE, fd)
+        libc.syscall(445, ruleset, 1, ctypes.byref(rule), ctypes.c_uint32(0))
+        os.close(fd)
+    _LANDLOCK = ruleset
+    return _LANDLOCK
 
 
-def _one_process_exec(argv, env):
-    """``execve`` the test's program with ``_one_process_filter`` installed, so it runs as
-    this one process and this one program: it can start threads, but no child and no
-    other program. A program that runs its own test binary as a child (or execs it anew
-    from an exit handler) reads the test's failure messages, which print the expected
-    values (libtest's ``right: 5``, testify's ``expected: 5``, an ``assert``'s text), and
-    answers the real run from them. Returns only when it could not exec (on a machine
-    other than x86-64 the filter is not written: the program runs without it)."""
+def _one_process_prepare(argv, env, cwd):
+    """In the runner, before the fork: what ``_one_process_exec`` needs (the program's
+    path, argv and environment as C arrays, the filter, the Landlock ruleset), so the
+    child builds nothing (each page it writes between its fork and its ``execve`` is a
+    copy of the runner's). The filter names the address of the path's buffer, which is
+    the same in the child."""
     import ctypes
 
     path = argv[0]
-    if "/" not in path:  # execvpe's search, over the test's PATH
+    if "/" not in path:  # execvpe's search, over the test's PATH, from the test's folder
         for d in (env.get("PATH") or os.defpath).split(os.pathsep):
             cand = os.path.join(d or ".", path)
-            if os.path.isfile(cand) and os.access(cand, os.X_OK):
+            where = os.path.join(cwd, cand)
+            if os.path.isfile(where) and os.access(where, os.X_OK):
                 path = cand
                 break
     if os.uname().machine not in ("x86_64", "AMD64"):  # not ``platform``: 4 ms per child
-        os.execve(path, argv, env)
-    libc = _ctypes_kit()["libc"]
+        return {"plain": (path, argv, env)}
+    kit = _ctypes_kit()
     c_path = ctypes.create_string_buffer(os.fsencode(path))
     strings = [os.fsencode(a) for a in argv]
     c_argv = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
     pairs = [os.fsencode(f"{k}={v}") for k, v in env.items()]
     c_env = (ctypes.c_char_p * (len(pairs) + 1))(*pairs, None)
-    prog = _one_process_filter(ctypes.addressof(c_path))
-    if not _install_seccomp(libc, prog, before=_landlock_proc):
+    c_prog, fprog = _fprog(_one_process_filter(ctypes.addressof(c_path)))
+    return {"plain": None, "libc": kit["libc"], "path": c_path, "argv": c_argv, "env": c_env,
+            "prog": c_prog, "fprog": fprog, "landlock": _landlock_proc(kit["libc"]),
+            "byref": ctypes.byref, "ul": ctypes.c_ulong}  # fmt: skip
+
+
+def _one_process_exec(ready):
+    """``execve`` the test's program with ``_one_process_filter`` installed, so it runs as
+    this one process and this one program: it can start threads, but no child and no
+    other program. A program that runs its own test binary as a child (or execs it anew
+    from an exit handler) reads the test's failure messages, which print the expected
+    values (libtest's ``right: 5``, testify's ``expected: 5``, an ``assert``'s text), and
+    answers the real run from them. ``ready``: ``_one_process_prepare``'s. Returns only
+    when it could not exec (on a machine other than x86-64 the filter is not written: the
+    program runs without it). ``PR_SET_NO_NEW_PRIVS`` first, which Landlock needs too,
+    then the runner's Landlock ruleset, then the filter."""
+    if ready["plain"] is not None:
+        os.execve(*ready["plain"])
+    libc, ul = ready["libc"], ready["ul"]
+    if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
         return
-    libc.execve(c_path, c_argv, c_env)
+    if ready["landlock"] >= 0:
+        libc.syscall(446, ready["landlock"], 0)  # landlock_restrict_self
+        os.close(ready["landlock"])
+    if libc.prctl(22, ul(2), ready["byref"](ready["fprog"]), ul(0), ul(0)) != 0:
+        return  # SECCOMP_MODE_FILTER
+    libc.execve(ready["path"], ready["argv"], ready["env"])
 
 
 class _Builds:

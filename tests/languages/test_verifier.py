@@ -255,6 +255,27 @@ def test_a_compile_time_bomb_ends_in_compile_error_and_spares_its_neighbour(
     assert neighbour.accepted
 
 
+def test_every_one_process_test_of_a_cell_is_kept_from_proc_and_gets_no_runner_descriptor(
+    verifier: Verifier,
+) -> None:
+    """The Landlock ruleset of a ``one_process`` test is made once per cell, in the runner,
+    and enforced by each test's child before its ``execve`` (``runner._landlock_proc``):
+    the third test of a cell is kept from ``/proc`` as the first is, and the ruleset's
+    descriptor (the runner's) reaches none of them."""
+    _needs("c")
+    code = (
+        "#include <fcntl.h>\n#include <stdio.h>\n"
+        "int main(void) {\n"
+        '  int proc = open("/proc/self/status", O_RDONLY) >= 0, fds = 0;\n'
+        "  for (int fd = 5; fd < 1024; fd++) fds += fcntl(fd, F_GETFD) != -1;\n"
+        '  printf("%d %d\\n", proc, fds);\n'
+        "  return 0;\n}\n"
+    )
+    tests = [{"type": "stdio", "input": f"{i}\n", "output": "0 0\n"} for i in range(3)]
+    result = run(verifier, {"language": "c", "tests": tests}, code)
+    assert result.accepted and result.passed == 3, [t.detail for t in result.tests]
+
+
 def test_a_program_that_is_not_valid_unicode_gets_a_verdict(verifier: Verifier) -> None:
     _needs("c")
     code = '#include <stdio.h>\nint main(void) { puts("\ud800"); return 0; }\n'
