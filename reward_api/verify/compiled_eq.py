@@ -1463,10 +1463,10 @@ def rust_own_return_type(program: str, test: str) -> str | None:
     # callee, so with a ``Deref`` to a ``fn`` pointer ``add(2, 3)`` returned a type of
     # the program's that a red team made equal to anything (LeetCode's ``struct
     # Solution;``, named only in paths, is not called)
-    blanked_test = rust_blank(test)
+    blanked, blanked_test = rust_blank(program), rust_blank(test)
     called = set(_RUST_CALLED.findall(blanked_test)) | set(_RUST_BOUND.findall(blanked_test))
-    callable_ |= set(_RUST_UNIT_STRUCT.findall(rust_blank(program))) & called
-    code = rust_blank(program) if own and not hidden else ""  # for _rust_derived_eq
+    callable_ |= set(_RUST_UNIT_STRUCT.findall(blanked)) & called
+    code = blanked if own and not hidden else ""  # for _rust_derived_eq
     if callable_ and code:  # a variant or tuple struct of a type compared as derived
         for t in own & used:
             if _rust_derived_eq(code, t, renamed, aliases):

@@ -176,7 +176,6 @@ class Plan:
     groups: tuple[tuple[tuple[str, ...], tuple[int, ...]], ...]
     items: tuple[str, ...]
     module: str | None
-    uses: tuple[str, ...]
     checks: tuple[Check, ...] = field(compare=False)
 
     @property
@@ -186,8 +185,8 @@ class Plan:
 
 
 class _Cursor:
-    def __init__(self, toks: list[_Tok], code: str) -> None:
-        self.toks, self.code, self.i = toks, code, 0
+    def __init__(self, toks: list[_Tok]) -> None:
+        self.toks, self.i = toks, 0
         self.budget = MAX_WEIGHT
 
     def peek(self, k: int = 0) -> _Tok | None:
@@ -250,10 +249,9 @@ def plan(test: str, entry_points: tuple[str, ...] | list[str] = ()) -> Plan | No
 
 
 def _plan(test: str, entries: tuple[str, ...]) -> Plan:
-    c = _Cursor(tokens(test), test)
+    c = _Cursor(tokens(test))
     items: list[str] = []
     module: str | None = None
-    uses: list[str] = []
     bodies: list[tuple[str, list[_Tok]]] = []
     mains: list[tuple[str, list[_Tok]]] = []
     while c.peek() is not None:
@@ -264,7 +262,7 @@ def _plan(test: str, entries: tuple[str, ...]) -> Plan:
             items.append(module)
             end = c.group_end()
             c.take("{")
-            inner = _Cursor(c.toks[c.i : end - 1], test)
+            inner = _Cursor(c.toks[c.i : end - 1])
             glob = False
             while inner.peek() is not None:
                 a = _attrs(inner)
@@ -280,39 +278,36 @@ def _plan(test: str, entries: tuple[str, ...]) -> Plan:
                         # ``use super::f as g;`` would give a name another meaning
                         raise _Refuse("a use of the test's own")
                     glob = True
-                    uses.append(test[inner.toks[start].start : inner.toks[inner.i - 1].end])
                     continue
-                bodies.append(_test_fn(inner, a, [], need_test=True))
+                bodies.append(_test_fn(inner, a, []))
             if not glob:
                 raise _Refuse("a test module that does not use the program's items")
             c.i = end
             continue
         if c.at("fn", "main") and not attrs:
-            mains.append(_test_fn(c, ["test"], items, need_test=True))
+            mains.append(_test_fn(c, ["test"], items))
             continue
         if module is not None:
             raise _Refuse("an item after the test module")
-        bodies.append(_test_fn(c, attrs, items, need_test=True))
+        bodies.append(_test_fn(c, attrs, items))
     if mains and bodies:
         raise _Refuse("both a main and test functions")
     # libtest runs a crate's tests one after another in the order of their names
     ordered = [b for _name, b in sorted(bodies or mains, key=lambda nb: nb[0])]
-    if not ordered or (module is None and uses):
+    if not ordered:
         raise _Refuse("no test function")
     calls: list[str] = []
     groups: list[tuple[tuple[str, ...], tuple[int, ...]]] = []
     checks: list[Check] = []
     for body in ordered:
-        aliases, mine = _body(_Cursor(body, test), test, entries, calls, checks)
+        aliases, mine = _body(_Cursor(body), test, entries, calls, checks)
         groups.append((aliases, mine))
     if not calls or len(calls) > MAX_CALLS:
         raise _Refuse("no call, or more than the types' line holds")
-    return Plan(tuple(calls), tuple(groups), tuple(items), module, tuple(uses), tuple(checks))
+    return Plan(tuple(calls), tuple(groups), tuple(items), module, tuple(checks))
 
 
-def _test_fn(
-    c: _Cursor, attrs: list[str], items: list[str], need_test: bool
-) -> tuple[str, list[_Tok]]:
+def _test_fn(c: _Cursor, attrs: list[str], items: list[str]) -> tuple[str, list[_Tok]]:
     """A test function's name and its body's tokens (inside its braces); _Refuse at
     anything else."""
     if attrs != ["test"]:
@@ -453,7 +448,7 @@ def _near(
     """``(CALL - E).abs() < EPS`` (or ``<=``)."""
     if not toks or toks[0].text != "(":
         raise _Refuse("an assertion of another shape")
-    c = _Cursor(toks, code)
+    c = _Cursor(toks)
     end = c.group_end()
     inner = toks[1 : end - 1]
     if [t.text for t in toks[end : end + 4]] != [".", "abs", "(", ")"] or len(toks) < end + 6:
@@ -491,7 +486,7 @@ def _parse_value(toks: list[_Tok]) -> Any:
     ``("bool", b)``, ``("char", c)``, ``("str", s)`` (a literal, ``&str``), ``("string",
     s)`` (an owned ``String``), ``("vec", [..])``, ``("array", [..])``, ``("some", v)``,
     ``("none",)``, ``("ok", v)``, ``("err", v)``, ``("tuple", [..])``."""
-    c = _Cursor(toks, "")
+    c = _Cursor(toks)
     c.budget = MAX_WEIGHT
     node = _value(c, 0)
     if c.peek() is not None:
@@ -1225,31 +1220,32 @@ def _holds(check: Check, got: Any, want: Any) -> bool:
     return same if check.kind == "eq" else not same
 
 
-_RUST_WORDS_UNLIFTED = frozenset({"global_allocator"})
 _TEST_ATTRIBUTE = re.compile(r"#\s*\[\s*(?:test|bench)\b")
 _METHODS_OF_VALUES = re.compile(r"\bfn\s+(?:r#)?(to_string|to_owned|from)\b")
 
 
-def program_unlifted(program: str) -> str | None:
-    """Why a program's tests are not lifted (they run beside it, where the same reasons
-    make a pass untrusted): it defines symbols or code that runs before ``main``
-    (``compiled_eq.RUST_SYMBOL_MAKERS``) or the global allocator, either of which could
-    write on the pass channel before the recorder's types line; it has ``#[test]``
-    functions of its own (beside the test they run, and a failing one fails the sample;
-    the recorder runs its own test function alone); or it declares a method
-    the test's expected values call (``to_string``, ``to_owned``, ``from``), which could
-    make rustc read that value otherwise than this module (an ambiguous ``to_string``
-    does not compile)."""
-    words = set(compiled_eq.rust_code_words(program))
-    hit = sorted((compiled_eq.RUST_SYMBOL_MAKERS | _RUST_WORDS_UNLIFTED) & words)
-    if hit:
-        return f"the program uses `{hit[0]}`"
+def program_unlifted(program: str, test: str) -> str | None:
+    """Why a program's tests are not lifted (they run beside it, where
+    ``compiled_eq.rust_untrusted`` makes a pass untrusted for the same reasons): it is
+    untrusted there (among the reasons, it defines symbols or code that runs before
+    ``main``, or the global allocator, either of which could write on the pass channel
+    before the recorder's types line; or the test calls a name it binds other than by a
+    plain ``fn``, whose value could run code of the program's in the recorder's types
+    block); it has ``#[test]`` functions of its own (beside the test they run, and a
+    failing one fails the sample; the recorder runs its own test function alone); or it
+    declares a method the test's expected values call (``to_string``, ``to_owned``,
+    ``from``), which could make rustc read that value otherwise than this module (an
+    ambiguous ``to_string`` does not compile)."""
+    untrusted = compiled_eq.rust_untrusted(program, test)
+    if untrusted:
+        return untrusted
     blank = compiled_eq.rust_blank(program)
     if _TEST_ATTRIBUTE.search(blank):
         return "the program has test functions of its own"
     m = _METHODS_OF_VALUES.search(blank)
     if m:
         return f"the program declares `{m.group(1)}`"
+    words = set(compiled_eq.rust_code_words(program))
     made = sorted(words & {"to_string", "to_owned", "from"}) if "macro_rules" in words else []
     return f"the program's macros may declare `{made[0]}`" if made else None
 

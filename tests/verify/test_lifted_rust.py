@@ -162,8 +162,11 @@ def test_programs_that_could_write_before_the_recorder_are_not_lifted():
                     "trait T { fn to_string(&self) -> String; }", "impl From<u8> for S { fn from(x: u8) -> S { S } }",
                     "#[cfg(test)] mod own { #[test] fn t() { assert!(false); } }",
                     "macro_rules! mk { ($n:ident) => { trait Tr { fn $n(&self) -> String; } }; }\nmk!(to_string);"):  # fmt: skip
-        assert lifted_rust.program_unlifted(program), program
-    assert lifted_rust.program_unlifted("fn f() -> String { 5.to_string() } // fn from") is None
+        assert lifted_rust.program_unlifted(program, MULTIPL_E), program
+    assert (
+        lifted_rust.program_unlifted("fn f() -> String { 5.to_string() } // fn from", MULTIPL_E)
+        is None
+    )
 
 
 # ------------------------------------------------------------------ against rustc
