@@ -182,25 +182,29 @@ OWN_FAILING_TEST = (
 # call derefs its callee, so ``add(1, 2)`` returned a type whose comparison says yes
 # (paid beside the test, where a red team found it); with a ``Drop`` it ran the program's
 # code in the recorder's types block and wrote the types' line itself
+
+
+def _add_through_deref(returns: str) -> str:
+    """``fn real``, then a unit struct ``add`` whose ``Deref`` target is a ``fn`` pointer to
+    it (``returns``: its return type)."""
+    return (
+        f"static F: fn(i32, i32) -> {returns} = real;\n"
+        "#[allow(non_camel_case_types)]\npub struct add;\n"
+        f"impl std::ops::Deref for add {{ type Target = fn(i32, i32) -> {returns};\n"
+        "    fn deref(&self) -> &Self::Target { &F } }\n"
+    )
+
+
 UNIT_STRUCT_DEREF = (
     "#[derive(Debug)]\npub struct Liar;\n"
     "impl PartialEq<i32> for Liar { fn eq(&self, _: &i32) -> bool { true } }\n"
-    "fn real(_a: i32, _b: i32) -> Liar { Liar }\n"
-    "static F: fn(i32, i32) -> Liar = real;\n"
-    "#[allow(non_camel_case_types)]\npub struct add;\n"
-    "impl std::ops::Deref for add { type Target = fn(i32, i32) -> Liar;\n"
-    "    fn deref(&self) -> &Self::Target { &F } }\n"
+    "fn real(_a: i32, _b: i32) -> Liar { Liar }\n" + _add_through_deref("Liar")
 )
 UNIT_STRUCT_DROP = (
-    "fn real(a: i32, b: i32) -> i32 { a * b }\n"
-    "static F: fn(i32, i32) -> i32 = real;\n"
-    "#[allow(non_camel_case_types)]\npub struct add;\n"
-    "impl std::ops::Deref for add { type Target = fn(i32, i32) -> i32;\n"
-    "    fn deref(&self) -> &Self::Target { &F } }\n"
-    "impl Drop for add { fn drop(&mut self) {\n"
-    "    use std::io::Write; use std::os::unix::io::FromRawFd;\n"
-    "    let mut g = std::mem::ManuallyDrop::new(unsafe { std::fs::File::from_raw_fd(3) });\n"
-    '    let _ = g.write_all(b"t f32 f32\\n"); std::process::exit(0) } }\n'
+    WRITE_FD3
+    + "fn real(a: i32, b: i32) -> i32 { a * b }\n"
+    + _add_through_deref("i32")
+    + 'impl Drop for add { fn drop(&mut self) { put("t f32 f32\\n"); std::process::exit(0) } }\n'
 )
 TWO_FUNCTIONS = (
     "fn add(a: i32, b: i32) -> i32 { a * b }\nfn plus(a: i32, b: i32) -> i32 { a + b }\n"
