@@ -2700,18 +2700,25 @@ def _fprog(prog):
     return c_prog, _ctypes_kit()["fprog"](len(prog) // 8, ctypes.addressof(c_prog))
 
 
-def _install_seccomp(libc, prog, before=None):
+def _install_seccomp(libc, prog):
     """Install ``prog`` (``_bpf``'s bytes) on this process and all it starts, after
-    ``PR_SET_NO_NEW_PRIVS``; ``before`` runs between the two (a Landlock ruleset, which
-    needs no-new-privs too). True when the filter is in place."""
+    ``PR_SET_NO_NEW_PRIVS``. True when the filter is in place."""
+    _c_prog, fprog = _fprog(prog)
+    return _filter_on(libc, fprog)
+
+
+def _filter_on(libc, fprog, landlock=-1):
+    """``PR_SET_NO_NEW_PRIVS``, then the Landlock ruleset ``landlock`` enforced where there
+    is one (it needs no-new-privs too; its fd closed), then the seccomp filter ``fprog``
+    (``_fprog``'s). True when the filter is in place."""
     import ctypes
 
-    _c_prog, fprog = _fprog(prog)
     ul = ctypes.c_ulong
     if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
         return False
-    if before is not None:
-        before(libc)
+    if landlock >= 0:
+        libc.syscall(446, landlock, 0)  # landlock_restrict_self
+        os.close(landlock)
     return libc.prctl(22, ul(2), ctypes.byref(fprog), ul(0), ul(0)) == 0  # SECCOMP_MODE_FILTER
 
 
@@ -2791,8 +2798,7 @@ def _one_process_prepare(argv, env, cwd):
     c_env = (ctypes.c_char_p * (len(pairs) + 1))(*pairs, None)
     c_prog, fprog = _fprog(_one_process_filter(ctypes.addressof(c_path)))
     return {"plain": None, "libc": kit["libc"], "path": c_path, "argv": c_argv, "env": c_env,
-            "prog": c_prog, "fprog": fprog, "landlock": _landlock_proc(kit["libc"]),
-            "byref": ctypes.byref, "ul": ctypes.c_ulong}  # fmt: skip
+            "prog": c_prog, "fprog": fprog, "landlock": _landlock_proc(kit["libc"])}  # fmt: skip
 
 
 def _one_process_exec(ready):
@@ -2807,15 +2813,8 @@ def _one_process_exec(ready):
     then the runner's Landlock ruleset, then the filter."""
     if ready["plain"] is not None:
         os.execve(*ready["plain"])
-    libc, ul = ready["libc"], ready["ul"]
-    if libc.prctl(38, ul(1), ul(0), ul(0), ul(0)) != 0:  # PR_SET_NO_NEW_PRIVS
-        return
-    if ready["landlock"] >= 0:
-        libc.syscall(446, ready["landlock"], 0)  # landlock_restrict_self
-        os.close(ready["landlock"])
-    if libc.prctl(22, ul(2), ready["byref"](ready["fprog"]), ul(0), ul(0)) != 0:
-        return  # SECCOMP_MODE_FILTER
-    libc.execve(ready["path"], ready["argv"], ready["env"])
+    if _filter_on(ready["libc"], ready["fprog"], ready["landlock"]):
+        ready["libc"].execve(ready["path"], ready["argv"], ready["env"])
 
 
 class _Builds:
