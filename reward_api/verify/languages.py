@@ -354,11 +354,14 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from signal import SIGABRT
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reward_api.schemas import AssertTest, CallTest, Problem, StdioTest, TestResult, Verdict
 from reward_api.verify import compiled_eq, lifted, lifted_c_host, lifted_go, lifted_rust
 from reward_api.verify.comparators import comparator
+
+if TYPE_CHECKING:
+    from reward_api.verify import lifted_go_testify
 
 COMPILED = frozenset({"c", "cpp", "java", "javascript", "typescript", "go", "rust"})
 """The languages this module builds; python and python3 run in the Python runner."""
@@ -701,27 +704,43 @@ def lifted_c_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
                 lift=(test, shape, judge), lift_guess=guess)  # fmt: skip
 
 
-def lifted_go_unit(program: str, test: str, shape: lifted_go.Plan) -> Unit | None:
-    """A Go assert test lifted out of the program's process (``reward_api.verify.lifted_go``):
-    the program with the test's imports (``_go_test_imports``, each package the test names
-    kept used, as the test would) and the recorder, a build like a stdio program's; its
-    judge, the test's own code. None, so that the test runs beside the program as before,
-    where the program would change what the recorder's or the test's words mean: it
-    declares a predeclared identifier, imports a package under a name the test uses
-    for another one or for one this module has no use for, or opens with no package clause
-    and imports that ``_go_header`` reads."""
+def lifted_go_unit(
+    program: str, test: str, shape: lifted_go.Plan | lifted_go_testify.Plan
+) -> Unit | None:
+    """A Go assert test lifted out of the program's process (``reward_api.verify.lifted_go``,
+    MBGP's shape; ``lifted_go_testify``, HumanEval-X's): the program with the test's
+    imports (``_go_test_imports``, each package the test names kept used, as the test
+    would) and the recorder, a build like a stdio program's; for MBGP's shape its judge,
+    the test's own code (HumanEval-X's is decided on the host). None, so that the test
+    runs beside the program as before, where the program would change what the
+    recorder's or the test's words mean: it declares a predeclared identifier, imports a
+    package under a name the test uses for another one or for one this module has no use
+    for, or opens with no package clause and imports that ``_go_header`` reads; for
+    HumanEval-X's shape also where its package is not ``main`` or it declares a function
+    ``go test`` would run beside the test (``lifted_go_testify.runs_under_go_test``)."""
+    from reward_api.verify import lifted_go_testify  # it reads Go's values with lifted_go_host
+
     imports, uses, untrusted = _go_test_imports(program, test)
     if untrusted or _go_predeclared(program) or _go_header(program) is None:
         return None
+    tag = lifted.tag(program, test)
+    testify = isinstance(shape, lifted_go_testify.Plan)
+    if testify:
+        if _go_package(program) != "main" or lifted_go_testify.runs_under_go_test(program):
+            return None
+        program = lifted_go_testify.rename_main(program, tag)
     code = _GO_LITERAL.sub(" ", test)
     named = {m.group(1) for m in _GO_QUALIFIER.finditer(code)} - set(_GO_TOP_DECL.findall(code))
     for name in sorted(named & _go_program_imports(program).keys()):
         if name not in _GO_TEST_PACKAGES:
             return None
         uses += f"var _ = {name}.{_GO_TEST_PACKAGES[name][1]}\n"
-    tag = lifted.tag(program, test)
-    own = "; ".join(f'__cr_{n}_{tag} "{path}"' for n, path in lifted_go.RECORDER_IMPORTS)
+    mine = lifted_go_testify.RECORDER_IMPORTS if testify else lifted_go.RECORDER_IMPORTS
+    own = "; ".join(f'__cr_{n}_{tag} "{path}"' for n, path in mine)
     source = _go_imports(program, own + (f"; {imports}" if imports else ""))
+    if isinstance(shape, lifted_go_testify.Plan):
+        return Unit("go", {RECIPES["go"].source: source + lifted_go_testify.recorder(tag, shape, uses)},
+                    RECIPES["go"].run, lift=(test, shape, None))  # fmt: skip
     judge_imports, judge_uses, _ = _go_test_imports("", test)
     return Unit("go", {RECIPES["go"].source: source + lifted_go.recorder(tag, shape, uses)},
                 RECIPES["go"].run,
@@ -752,7 +771,9 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
         shape = dataclasses.replace(shape, host=lifted_c_host.checks(test, shape))
         return lifted_c_unit(program, test, shape)
     if problem.language == "go":
-        go_shape = lifted_go.plan(test, entries)
+        from reward_api.verify import lifted_go_testify
+
+        go_shape = lifted_go.plan(test, entries) or lifted_go_testify.plan(test, entries)
         return lifted_go_unit(program, test, go_shape) if go_shape is not None else None
     if problem.language == "rust":
         rust_shape = lifted_rust.plan(test, entries)
@@ -1958,6 +1979,15 @@ def _go_spec(texts: list[str], kinds: list[str]) -> tuple[str, str] | None:
     lit = texts[-1]
     path = lit[1:-1].replace("\r", "") if lit[0] == "`" else lit[1:-1]
     return (texts[0] if len(texts) == 2 else path.rsplit("/", 1)[-1]), path
+
+
+def _go_package(program: str) -> str | None:
+    """The name of the program's package clause (``_go_header`` reads it), None without one."""
+    if _go_header(program) is None:
+        return None
+    toks = _go_tokens(program)
+    i = 1 if toks and toks[0].text == "\ufeff" else 0
+    return str(toks[i + 1].text)
 
 
 def _go_import_specs(program: str) -> list[tuple[str, str]]:

@@ -55,7 +55,14 @@ from reward_api.schemas import (
     canonical_language,
     sandbox_error_result,
 )
-from reward_api.verify import lifted, lifted_c_host, lifted_go, lifted_go_host, lifted_rust
+from reward_api.verify import (
+    lifted,
+    lifted_c_host,
+    lifted_go,
+    lifted_go_host,
+    lifted_go_testify,
+    lifted_rust,
+)
 from reward_api.verify.checkers import Check, Checkers
 from reward_api.verify.extract import program_of
 from reward_api.verify.grading import grade, ran_to_end
@@ -130,6 +137,36 @@ def oversized_program(program: str) -> str | None:
             return (f"the program is too large: {len(program) / (1 << 20):.1f} M characters, "
                     f"more than {MAX_REQUEST_SOURCE_BYTES >> 20} MiB as sent to its cell")  # fmt: skip
     return None
+
+
+@dataclass(frozen=True)
+class _HostSide:
+    """How the host reads a lifted test's recorded lines (``read``), decides what it can
+    of them without a judge (``decide``: None where a judge, or the program's process,
+    must), and whether a compiled judge decides the rest (``judged``; if not, the test
+    runs beside the program)."""
+
+    read: Callable[[Any, int], lifted.Recorded | None]
+    decide: Callable[[Any, lifted.Recorded], lifted.Judged | None] | None
+    judged: bool
+
+
+_HOST_SIDES = {
+    "cpp": _HostSide(lifted.read, None, True),
+    "c": _HostSide(lifted.read_c, lifted_c_host.decide, True),
+    "go": _HostSide(
+        lifted_go.read, lambda host, rec: lifted_go_host.decide(host, rec.channel), True
+    ),
+    "go-testify": _HostSide(lifted_go_testify.read, lifted_go_testify.decide, False),
+    "rust": _HostSide(lifted_rust.read, lifted_rust.decide, False),
+}
+
+
+def _host_side(language: str, shape: Any) -> _HostSide:
+    """The host's side of a lifted test of ``language`` planned as ``shape``."""
+    if isinstance(shape, lifted_go_testify.Plan):
+        return _HOST_SIDES["go-testify"]
+    return _HOST_SIDES[language]
 
 
 class _Scan:
@@ -716,13 +753,12 @@ class Verifier:
         where the channel holds lines the recorder would not write."""
         jobs: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         out: dict[int, lifted.Judged | None] = {}
-        read = {"go": lifted_go.read, "c": lifted.read_c,
-                "rust": lifted_rust.read}.get(problem.language, lifted.read)  # fmt: skip
         for k, rep in enumerate(reports):
             lift = units[which[k]].lift
             if lift is None:
                 continue
             code, shape, source = lift
+            side = _host_side(problem.language, shape)
             if rep.get("compile_error"):
                 build = builds[which[k]] if isinstance(builds[which[k]], dict) else {}
                 if getattr(shape, "guessed", False) or (  # entry points read from the test
@@ -731,24 +767,19 @@ class Verifier:
                 ):  # fmt: skip
                     out[k] = None
                 continue
-            rec = read(rep.get("pass_channel"), len(shape.calls))
+            rec = side.read(rep.get("pass_channel"), len(shape.calls))
             if rec is None:
                 continue
             if rec.types is None:
                 out[k] = None
                 continue
             host = getattr(shape, "host", None)
-            decided = (
-                None if host is None
-                else lifted_go_host.decide(host, rec.channel) if problem.language == "go"
-                else lifted_rust.decide(host, rec) if problem.language == "rust"
-                else lifted_c_host.decide(host, rec)
-            )  # fmt: skip
+            decided = None if host is None or side.decide is None else side.decide(host, rec)
             if decided is not None:  # comparisons with literals: no judge to run
                 self.lifted.count_host()
                 out[k] = decided
                 continue
-            if problem.language == "rust":  # no judge: the test runs beside the program
+            if not side.judged:  # no judge: the test runs beside the program
                 out[k] = None
                 continue
             if source is None and problem.language == "c":
