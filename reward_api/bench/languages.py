@@ -225,6 +225,39 @@ def load(
     return pairs[start:][:limit] if limit is not None else pairs[start:]
 
 
+def load_humaneval_x(
+    language: str, path: str | Path, programs: str = "canonical", mutants_per_problem: int = 2
+) -> list[tuple[Any, Any]]:
+    """(problem, sample) pairs of a HumanEval-X file (CodeGeeX's ``humaneval_LANG.jsonl``,
+    not in ``../shared/data``: give its path), converted as ``eval`` converts it
+    (``reward_api.data.converters.humaneval_x``); ``programs``: ``canonical`` (each
+    record's canonical solution) or ``mutants`` of it (``reward_api.bench.mutants``)."""
+    from reward_api.bench.mutants import mutants
+    from reward_api.data.converters.humaneval_x import humaneval_x_problem, humaneval_x_sample
+
+    if programs not in ("canonical", "mutants"):
+        raise ValueError(f"programs: {programs!r} is not canonical or mutants")
+    pairs = []
+    with open(path) as f:
+        for rec in map(json.loads, f):
+            p = humaneval_x_problem(rec)
+            if p.language != language:
+                continue
+            body = str(rec["canonical_solution"])
+            bodies = (
+                [body] if programs == "canonical" else mutants(body, language, mutants_per_problem)
+            )
+            for j, b in enumerate(bodies):
+                name = "canonical" if programs == "canonical" else f"canonical-m{j}"
+                pairs.append((p, humaneval_x_sample(p, b, sample_id=name)))
+    return pairs
+
+
+PLAIN_TEST_RECIPE = {"go": "go-test"}
+"""The plain recipe of a test run by the language's test tool (Go's ``func TestX``:
+``go test``), where ``PLAIN_RECIPE`` builds a ``main``."""
+
+
 def agreement(
     language: str, pairs: list[tuple[Any, Any]], workers: int = 1, plain_recipe: str | None = None
 ) -> Agreement:
@@ -242,8 +275,9 @@ def agreement(
         sandboxed_s = time.perf_counter() - t0
         compile_s = verifier.stage_seconds.get("compile", 0.0)
     tc = toolchains()
+    go_test = language == "go" and any("*testing.T" in p.tests[0].code for p, _s in pairs)
     job = {
-        "recipe": plain_recipe or PLAIN_RECIPE[language],
+        "recipe": plain_recipe or (PLAIN_TEST_RECIPE["go"] if go_test else PLAIN_RECIPE[language]),
         "timeout_s": PLAIN_TIMEOUT_S,
         "programs": [{"source": s.code + "\n" + p.tests[0].code, "inputs": [""]} for p, s in pairs],
     }

@@ -163,6 +163,8 @@ class Check:
     flipped: bool = False
     eps: Any = None
     op: str = "<"
+    absolute: bool = True
+    """A ``near`` check's difference is taken absolutely (``.abs()``), or as it is."""
 
 
 @dataclass(frozen=True)
@@ -185,8 +187,8 @@ class Plan:
 
 
 class _Cursor:
-    def __init__(self, toks: list[_Tok]) -> None:
-        self.toks, self.i = toks, 0
+    def __init__(self, toks: list[_Tok], at: int = 0) -> None:
+        self.toks, self.i = toks, at
         self.budget = MAX_WEIGHT
 
     def peek(self, k: int = 0) -> _Tok | None:
@@ -416,6 +418,9 @@ def _assertion(
         return Check("true", index), call
     if toks and toks[0].text == "!":
         call = _call(toks[1:], code, callable_, named)
+        whole = len(toks) > 3 and toks[1].text == "(" and _Cursor(toks, 1).group_end() == len(toks)
+        if call is None and whole:  # ``!(CALL)``
+            call = _call(toks[2:-1], code, callable_, named)
         if call is not None:
             return Check("false", index), call
     depth = 0
@@ -445,27 +450,106 @@ def _pair(
 def _near(
     toks: list[_Tok], code: str, callable_: set[str], named: bool, index: int
 ) -> tuple[Check, str]:
-    """``(CALL - E).abs() < EPS`` (or ``<=``)."""
-    if not toks or toks[0].text != "(":
+    """A tolerance: ``(X).abs() < EPS``, ``f64::abs(X) < EPS`` or ``X < EPS`` (``<=``), where
+    ``X`` is ``CALL - E`` or ``CALL + E`` and ``E`` a float literal, or literals under
+    ``*`` and ``/`` (``2.0 / 3.0``, computed here in ``f64`` as rustc does)."""
+    depth, at = 0, None
+    for k, t in enumerate(toks):
+        depth += t.text in ("(", "[", "{")
+        depth -= t.text in (")", "]", "}")
+        if depth == 0 and t.text in ("<", "<=", ">", ">=", "==", "!=", "&&", "||"):
+            if t.text not in ("<", "<=") or at is not None:
+                raise _Refuse("an assertion of another shape")
+            at = k
+    if at is None or at == 0:
         raise _Refuse("an assertion of another shape")
-    c = _Cursor(toks)
-    end = c.group_end()
-    inner = toks[1 : end - 1]
-    if [t.text for t in toks[end : end + 4]] != [".", "abs", "(", ")"] or len(toks) < end + 6:
-        raise _Refuse("an assertion of another shape")
-    op = toks[end + 4].text
-    if op not in ("<", "<="):
-        raise _Refuse("an assertion of another shape")
-    minus = [k for k, t in enumerate(inner) if t.text == "-"]
-    for k in minus:
+    lhs, op = toks[:at], toks[at].text
+    texts = [t.text for t in lhs]
+    absolute = True
+    if texts[0] == "(" and _Cursor(lhs).group_end() == len(lhs) - 4 and texts[-4:] == [
+        ".", "abs", "(", ")",
+    ]:  # fmt: skip
+        inner = lhs[1:-5]
+    elif texts[:4] == ["f64", "::", "abs", "("] and _Cursor(lhs, 3).group_end() == len(lhs):
+        inner = lhs[4:-1]  # ``program_unlifted``: no item of the program's is this f64
+    else:
+        inner, absolute = lhs, False
+    for k, t in enumerate(inner):
+        if t.text not in ("-", "+") or k == 0:
+            continue
         call = _call(inner[:k], code, callable_, named)
-        if call is not None:
-            want = _parse_value(inner[k + 1 :])
-            eps = _parse_value(toks[end + 5 :])
-            if want[0] != "float" or eps[0] != "float":
-                raise _Refuse("a tolerance of another type")
-            return Check("near", index, want, eps=eps, op=op), call
+        if call is None:
+            continue
+        rest = inner[k + 1 :]
+        value = _float_product(rest)
+        eps = _parse_value(toks[at + 1 :])
+        if eps[0] != "float":
+            raise _Refuse("a tolerance of another type")
+        want = ("float", repr(value if t.text == "-" else -value), None)
+        return Check("near", index, want, eps=eps, op=op, absolute=absolute), call
     raise _Refuse("an assertion of another shape")
+
+
+def _float_product(toks: list[_Tok]) -> float:
+    """Float literals (no suffix but ``f64``) under ``*`` and ``/`` and parentheses, with
+    signs before them, computed left to right in ``f64`` (Python's floats are IEEE
+    doubles: each step rounds as rustc's does); _Refuse at anything else (a ``+`` or ``-``
+    between operands would bind looser than the call's own)."""
+    c = _Cursor(toks)
+
+    def primary() -> float:
+        t = c.peek()
+        if t is None:
+            raise _Refuse("expected a float")
+        if t.text == "-":
+            c.take()
+            return -primary()
+        if t.text == "(":
+            end = c.group_end()
+            inside = toks[c.i + 1 : end - 1]
+            c.i = end
+            return _float_sum(inside)
+        c.take()
+        node = _parse_value([t])
+        if node[0] != "float" or node[2] not in (None, "f64"):
+            raise _Refuse("not an f64 literal")
+        value = float(node[1])
+        if math.isinf(value):
+            raise _Refuse("a float literal out of range")
+        return value
+
+    value = primary()
+    while c.peek() is not None:
+        op = c.take().text
+        if op not in ("*", "/"):
+            raise _Refuse("an expected value of another shape")
+        other = primary()
+        value = value * other if op == "*" else _divide(value, other)
+    return value
+
+
+def _float_sum(toks: list[_Tok]) -> float:
+    """A parenthesised sum of ``_float_product`` terms, left to right."""
+    parts: list[tuple[str, list[_Tok]]] = []
+    depth, start, sign = 0, 0, "+"
+    for k, t in enumerate(toks):
+        depth += t.text in ("(", "[", "{")
+        depth -= t.text in (")", "]", "}")
+        if depth == 0 and t.text in ("+", "-") and k > start and toks[k - 1].text not in ("*", "/"):
+            parts.append((sign, toks[start:k]))
+            sign, start = t.text, k + 1
+    parts.append((sign, toks[start:]))
+    total = 0.0
+    for n, (s, part) in enumerate(parts):
+        v = _float_product(part)
+        total = v if n == 0 else total + v if s == "+" else total - v
+    return total
+
+
+def _divide(a: float, b: float) -> float:
+    if b == 0.0:  # an infinity or NaN: not a tolerance anyone writes
+        raise _Refuse("a division by zero")
+    return a / b
 
 
 # ------------------------------------------------------------------ expected values
@@ -1214,7 +1298,7 @@ def _holds(check: Check, got: Any, want: Any) -> bool:
     if check.kind in ("true", "false"):
         return bool(got) == want
     if check.kind == "near":
-        diff = abs(got - want[0])
+        diff = abs(got - want[0]) if check.absolute else got - want[0]
         return diff < want[1] if check.op == "<" else diff <= want[1]
     same = _same(got, want)
     return same if check.kind == "eq" else not same
@@ -1247,7 +1331,17 @@ def program_unlifted(program: str, test: str) -> str | None:
         return f"the program declares `{m.group(1)}`"
     words = set(compiled_eq.rust_code_words(program))
     made = sorted(words & {"to_string", "to_owned", "from"}) if "macro_rules" in words else []
-    return f"the program's macros may declare `{made[0]}`" if made else None
+    if made:
+        return f"the program's macros may declare `{made[0]}`"
+    if _F64_PATH.search(test) and (
+        _NAMES_F64.search(blank) or {"macro_rules", "f64"} <= words
+    ):  # the test's ``f64::abs`` would name the program's ``f64``
+        return "the program declares an item named f64"
+    return None
+
+
+_F64_PATH = re.compile(r"\bf64\s*::\s*abs\b")
+_NAMES_F64 = re.compile(r"\b(?:mod|struct|enum|union|trait|type|fn|const|static|as)\s+(?:r#)?f64\b")
 
 
 _ERROR_AT = re.compile(r"^error(?:\[E\d+\])?:[^\n]*\n\s*--> main\.rs:(\d+):\d+", re.MULTILINE)

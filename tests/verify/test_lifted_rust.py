@@ -48,6 +48,38 @@ def test_the_datasets_shapes_are_lifted():
     assert rust and all(lifted_rust.plan(f["test"]) is not None for f in rust)
 
 
+@pytest.mark.parametrize("assertion", [
+    "assert!(!(f(1)));",
+    "assert!(f(1.0) - 2.0 / 3.0 < 0.000001);",
+    "assert!(f64::abs(f(1.0) - 6.00) < 0.01);",
+    "assert!(f64::abs(f(1.0) + 1.0) <= 0.01);",
+    "assert!((f(1.0) - (1.0 + 2.0) / 3.0).abs() < 1e-9);",
+])  # fmt: skip
+def test_humaneval_x_s_other_shapes_are_lifted(assertion):
+    assert lifted_rust.plan("fn main() { " + assertion + " }", ("f",)) is not None
+
+
+@pytest.mark.parametrize("assertion", [
+    "assert!(f(1.0) - 1.0 - 2.0 < 0.1);",  # (f - 1) - 2
+    "assert!(f(1.0) - 2 < 1.0);",  # an integer literal against an f64
+    "assert!(f64::abs(f(1.0) - 1.0) < 0.1 && true);",
+    "assert!(0.1 > f(1.0) - 1.0);",
+    "assert!(f(1.0) - 1.0 / 0.0 < 0.1);",
+    "assert!(f(1.0) - 1.0f32 < 0.1);",
+    "assert!(!(f(1)) == true);",
+])  # fmt: skip
+def test_tolerances_of_other_shapes_stay_beside_the_program(assertion):
+    assert lifted_rust.plan("fn main() { " + assertion + " }", ("f",)) is None
+
+
+def test_a_program_s_own_f64_keeps_f64_abs_beside_it():
+    test = "fn main() { assert!(f64::abs(f(1.0) - 1.0) < 0.1); }"
+    for program in ("mod f64 { pub fn abs(x: f64) -> f64 { 0.0 * x } }\nfn f(x: f64) -> f64 { x }",
+                    "use std::f32 as f64;\nfn f(x: f64) -> f64 { x }"):  # fmt: skip
+        assert lifted_rust.program_unlifted(program, test) is not None
+    assert lifted_rust.program_unlifted("fn f(x: f64) -> f64 { x }", test) is None
+
+
 @pytest.mark.parametrize("test", [
     # a message, should_panic, ignore, another statement, a helper, a program's name in an
     # argument, a nested call, an expected value of the program's, a block comment
@@ -263,10 +295,14 @@ def test_every_assertion_the_host_decides_compiles_and_comes_out_as_rustc_says()
 
 def test_near_assertions_as_rustc_computes_them():
     program = "fn f(x: f64) -> f64 { x }\n"
-    forms = ["assert!((f({x}) - {e}).abs() < {eps});", "assert!((f({x}) - {e}).abs() <= {eps});"]
+    forms = ["assert!((f({x}) - {e}).abs() < {eps});", "assert!((f({x}) - {e}).abs() <= {eps});",
+             "assert!(f64::abs(f({x}) - {e}) < {eps});", "assert!(f64::abs(f({x}) + {e}) < {eps});",
+             "assert!(f({x}) - {e} < {eps});", "assert!(f({x}) + {e} <= {eps});"]  # fmt: skip
     cases = []
     for x, e, eps, form in itertools.product(
-        ["0.1", "0.30000000000000004", "1e300", "-0.0", "2.5"], ["0.1", "0.3", "2.5", "-1e300"],
+        ["0.1", "0.30000000000000004", "1e300", "-0.0", "2.5"],
+        ["0.1", "0.3", "2.5", "-1e300", "2.0 / 3.0", "0.1 * 3.0", "(0.1 + 0.2) / 3.0",
+         "-1e300 / 7.0 * 2.0", "1.0 / (3.0 - 0.5)"],
         ["1e-9", "0.0", "1e-300", "5e-17", "0.2"], forms,
     ):  # fmt: skip
         one = "fn main() { " + form.format(x=x, e=e, eps=eps) + " }"
