@@ -213,8 +213,14 @@ applies to it as before. A Go assert test in MBGP's shape (``actual_K := f(args)
 the test's own ``deepCompare``, which sees the value only through ``json.Marshal``: all
 of MBGP's tests) is lifted the same way (``reward_api.verify.lifted_go``): the recorder
 writes each value's JSON, and the judge, the test's own code fed those bytes, is built
-once per test in the checker cells of Go; HumanEval-X's ``go test`` shape stays beside
-the program (testify compares types, which JSON does not carry). A C assert test of the
+once per test in the checker cells of Go. HumanEval-X's ``go test`` shape (``assert :=
+assert.New(t)``, then testify's ``Equal``, ``NotEqual``, ``True``, ``False`` of one call
+each, or the ``math.Abs(CALL - E) < EPS`` tolerance: 154 of its 164 Go tests) is lifted
+by ``reward_api.verify.lifted_go_testify``: testify compares types, so the recorder writes
+each value with its Go type, by ``reflect`` and the value's kind alone, and the host
+decides ``ObjectsAreEqual`` on it (checked against Go and testify in their root); the
+candidate's build is ``go test -c`` as beside the test (its ``go vet`` checks fail a
+program alike). A C assert test of the
 same shape (``assert(f(args) == E);``, ``T x = f(args);``: arguments of literals, C's own
 words, ``C_ARG_WORDS``, and the test's own data made of literals that the test names
 nowhere else, ``int a[] = {1, 2}; count(a, 2)``) is lifted with C's halves of the
@@ -716,8 +722,8 @@ def lifted_go_unit(
     recorder's or the test's words mean: it declares a predeclared identifier, imports a
     package under a name the test uses for another one or for one this module has no use
     for, or opens with no package clause and imports that ``_go_header`` reads; for
-    HumanEval-X's shape also where its package is not ``main`` or it declares a function
-    ``go test`` would run beside the test (``lifted_go_testify.runs_under_go_test``)."""
+    HumanEval-X's shape also where it declares a function ``go test`` would run beside the
+    test (``lifted_go_testify.runs_under_go_test``)."""
     from reward_api.verify import lifted_go_testify  # it reads Go's values with lifted_go_host
 
     imports, uses, untrusted = _go_test_imports(program, test)
@@ -725,10 +731,8 @@ def lifted_go_unit(
         return None
     tag = lifted.tag(program, test)
     testify = isinstance(shape, lifted_go_testify.Plan)
-    if testify:
-        if _go_package(program) != "main" or lifted_go_testify.runs_under_go_test(program):
-            return None
-        program = lifted_go_testify.rename_main(program, tag)
+    if testify and lifted_go_testify.runs_under_go_test(program):
+        return None
     code = _GO_LITERAL.sub(" ", test)
     named = {m.group(1) for m in _GO_QUALIFIER.finditer(code)} - set(_GO_TOP_DECL.findall(code))
     for name in sorted(named & _go_program_imports(program).keys()):
@@ -738,9 +742,10 @@ def lifted_go_unit(
     mine = lifted_go_testify.RECORDER_IMPORTS if testify else lifted_go.RECORDER_IMPORTS
     own = "; ".join(f'__cr_{n}_{tag} "{path}"' for n, path in mine)
     source = _go_imports(program, own + (f"; {imports}" if imports else ""))
-    if isinstance(shape, lifted_go_testify.Plan):
-        return Unit("go", {RECIPES["go"].source: source + lifted_go_testify.recorder(tag, shape, uses)},
-                    RECIPES["go"].run, lift=(test, shape, None))  # fmt: skip
+    if isinstance(shape, lifted_go_testify.Plan):  # built by ``go test -c``, as beside the test
+        recorded = source + lifted_go_testify.recorder(tag, shape, uses)
+        return Unit("go-test", {RECIPES["go-test"].source: recorded}, RECIPES["go-test"].run,
+                    lift=(test, shape, None))  # fmt: skip
     judge_imports, judge_uses, _ = _go_test_imports("", test)
     return Unit("go", {RECIPES["go"].source: source + lifted_go.recorder(tag, shape, uses)},
                 RECIPES["go"].run,
@@ -1979,15 +1984,6 @@ def _go_spec(texts: list[str], kinds: list[str]) -> tuple[str, str] | None:
     lit = texts[-1]
     path = lit[1:-1].replace("\r", "") if lit[0] == "`" else lit[1:-1]
     return (texts[0] if len(texts) == 2 else path.rsplit("/", 1)[-1]), path
-
-
-def _go_package(program: str) -> str | None:
-    """The name of the program's package clause (``_go_header`` reads it), None without one."""
-    if _go_header(program) is None:
-        return None
-    toks = _go_tokens(program)
-    i = 1 if toks and toks[0].text == "\ufeff" else 0
-    return str(toks[i + 1].text)
 
 
 def _go_import_specs(program: str) -> list[tuple[str, str]]:

@@ -30,16 +30,18 @@ they cross as data:
    program, as before. ``go test`` runs the test functions in the order of the file, and
    testify's ``assert`` goes on after a failed comparison, so the calls are made in the
    test's order whatever the earlier ones returned.
-2. **Record** (the candidate's build, ``recorder``): the program (its own ``main``
-   renamed), the test's packages kept used, a stub per name the test and ``go test``'s
-   harness declare (``TestX``, ``TestMain``: a program that declares one still fails to
-   compile), and a ``main`` that makes each call in order and writes, as each returns, one
-   line on the pass channel (fd 3, by the ``write`` system call): ``v`` and the hex of the
-   value's encoding (``_ENCODER``), made by ``reflect`` from the value's kind alone, never
-   by a method of the program's. A call that ``assert.True`` or ``assert.False`` takes
-   goes through a ``func(bool)``, and one inside ``math.Abs(..)`` through a
-   ``func(float64)``: a result of another type fails to compile there as it does in the
-   test. The build holds no expected value and no nonce, and is cached by content.
+2. **Record** (the candidate's build, ``recorder``): built as the test beside the program
+   is, by ``go test -c`` (so ``go vet``'s checks of ``go test`` fail a program as they
+   would beside the test), the program, the test's packages kept used, a stub per test
+   function of the test (a program that declares one still fails to compile), and a
+   ``TestMain`` (a program's own fails to compile, as beside the test) that makes each
+   call in order and writes, as each returns, one line on the pass channel (fd 3, by the
+   ``write`` system call): ``v`` and the hex of the value's encoding (``_ENCODER``), made
+   by ``reflect`` from the value's kind alone, never by a method of the program's. A call
+   that ``assert.True`` or ``assert.False`` takes goes through a ``func(bool)``, and one
+   inside ``math.Abs(..)`` through a ``func(float64)``: a result of another type fails to
+   compile there as it does in the test. The build holds no expected value and no nonce,
+   and is cached by content.
 3. **Decide** (``decide``): each line decoded (``decode``) and compared on the host as
    testify compares (``_deep``), in the test's order: every call returned and every
    comparison held is a pass; a call the candidate never returned from leaves the
@@ -174,7 +176,7 @@ def _plan(test: str, toks: list[Any], entries: set[str]) -> Plan:
     if not calls or len(calls) > MAX_CALLS:
         raise _Refuse
     args = tuple(test[a:b] for a, b in calls)
-    return Plan(tuple(calls), args, (*names, "TestMain"), tuple(checks))
+    return Plan(tuple(calls), args, tuple(names), tuple(checks))
 
 
 def _no_semicolons(toks: list[Any], stmts: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -683,6 +685,7 @@ func __cr_float64_TAG(v float64) {
 ``reflect`` alone (no method of the program's runs), and one line per value."""
 
 RECORDER_IMPORTS = (
+    ("testing", "testing"),
     ("reflect", "reflect"),
     ("strconv", "strconv"),
     ("math", "math"),
@@ -696,7 +699,7 @@ RECORDER_IMPORTS = (
 def recorder(tag: str, lift: Plan, uses: str) -> str:
     """What follows the program (its imports joined by ``RECORDER_IMPORTS``' and the
     test's) in the candidate's build: ``uses`` (the test's packages kept used), a stub per
-    name of ``lift.names``, the writer and ``main``."""
+    name of ``lift.names``, the writer and ``TestMain``."""
     stubs = "".join(f"var {n} struct{{}}\n" for n in lift.names)
     calls = "".join(
         f"\t__cr_{check.sink if check.sink != 'any' else 'put'}_{tag}({call})\n"
@@ -705,29 +708,9 @@ def recorder(tag: str, lift: Plan, uses: str) -> str:
     writer = _ENCODER.replace("TAG", tag).replace("MAXDEPTH", str(MAX_DEPTH))
     return (
         "\n// codereward: the test's packages and names, as beside it; the recorder\n"
-        f"{uses}{stubs}{writer}\nfunc main() {{\n{calls}}}\n"
+        f"{uses}{stubs}{writer}\nfunc TestMain(m *__cr_testing_{tag}.M) {{\n{calls}"
+        f"\t__cr_os_{tag}.Exit(0)\n}}\n"
     )
-
-
-def rename_main(program: str, tag: str) -> str:
-    """The program with its own ``main`` (the function and every mention of the name but
-    a selector's and the package clause's) renamed, so that the recorder's ``main`` is the
-    one that runs; ``go test`` never runs a program's ``main`` either."""
-    toks = lifted_go.tokens(program)
-    out, at = [], 0
-    top = any(
-        toks[a].text == "func" and a + 1 < b and toks[a + 1].text == "main"
-        for a, b in lifted_go.statements(toks, 0, len(toks))
-    )
-    if not top:
-        return program
-    for k, t in enumerate(toks):
-        if t.kind != "id" or t.text != "main" or (k and toks[k - 1].text in (".", "package")):
-            continue
-        out += [program[at : t.start], f"__cr_main_{tag}"]
-        at = t.end
-    out.append(program[at:])
-    return "".join(out)
 
 
 _GO_TEST_RUNS = re.compile(r"(?:Test|Example|Fuzz|Benchmark)(?:[^\W_a-z]\w*|_\w*)?")

@@ -190,6 +190,11 @@ FORGED_ALL = HEAD.replace('"testing"', '"os"\n    "testing"') + (
     f'\nfunc init() {{\n\tos.NewFile(3, "pass").WriteString("v{FIVE}\\nv{FIVE}\\nv{FIVE}\\n")\n'
     "\tos.Exit(0)\n}\n\nfunc Add(a int, b int) int {\n\treturn a + b\n}\n"
 )
+# a program `go vet`'s checks of `go test` refuse (a Printf verb of the wrong type): beside
+# the test its build fails, and so does the recorder's
+VET_ERROR = HEAD.replace('"testing"', '"fmt"\n    "testing"') + (
+    '\nfunc Add(a int, b int) int {\n\tfmt.Printf("%d\\n", "x")\n\treturn a + b\n}\n'
+)
 # its own test function, which fails: `go test` runs it beside the test, so the program is
 # not lifted, and fails there
 OWN_FAILING_TEST = HONEST_ADD + '\nfunc TestOwn(t *testing.T) {\n\tt.Error("no")\n}\n'
@@ -214,6 +219,7 @@ BATCH = Batch(
         exploit("forged-extra-line", ADD_P, FORGED_EXTRA_LINE),
         exploit("forged-every-line", ADD_P, FORGED_ALL),
         exploit("own-failing-test", ADD_P, OWN_FAILING_TEST),
+        exploit("vet-error", ADD_P, VET_ERROR),
         control("humaneval-x-shape", ADD_P, HONEST_ADD),
         control("own-main", ADD_P, OWN_MAIN),
         control("mixed-results", asserts(MIXED, language="go"), HONEST_MIXED),
@@ -234,11 +240,14 @@ EXPECTED = {
     "exit-in-init": Verdict.wrong_answer,
     "forged-extra-line": Verdict.wrong_answer,
     "forged-every-line": Verdict.wrong_answer,
+    "vet-error": Verdict.compile_error,
 }
 SAME_BESIDE = ["named-int", "int64-for-int", "nil-for-empty", "wrong-then-panic",
                "right-then-panic", "wrong-then-hang", "right-then-hang", "exit-in-a-call",
-               "exit-in-init", "humaneval-x-shape", "own-main", "mixed-results"]  # fmt: skip
-"""Cases whose verdict beside the program (lifting off) must be the lifted one."""
+               "exit-in-init", "humaneval-x-shape", "own-main", "mixed-results", "vet-error"]  # fmt: skip
+"""Cases whose verdict beside the program (lifting off) must be the lifted one (a call of
+the test's own function fails both ways, by another verdict: the gate's exit beside the
+test, a stub's compile error lifted)."""
 
 
 @pytest.fixture(scope="module", autouse=True)
