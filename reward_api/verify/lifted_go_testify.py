@@ -38,9 +38,11 @@ they cross as data:
    call in order and writes, as each returns, one line on the pass channel (fd 3, by the
    ``write`` system call): ``v`` and the hex of the value's encoding (``_ENCODER``), made
    by ``reflect`` from the value's kind alone, never by a method of the program's. A call
-   that ``assert.True`` or ``assert.False`` takes goes through a ``func(bool)``, and one
-   inside ``math.Abs(..)`` through a ``func(float64)``: a result of another type fails to
-   compile there as it does in the test. The build holds no expected value and no nonce,
+   that ``assert.True`` or ``assert.False`` takes goes through a ``func(bool)``
+   (``func(bool, ...interface{})`` where the call is its one argument, so that more
+   results pass as the message, as in Go), and one inside ``math.Abs(..)`` through a
+   ``func(float64)``: a result of another type fails to compile there as it does in the
+   test. The build holds no expected value and no nonce,
    and is cached by content.
 3. **Decide** (``decide``): each line decoded (``decode``) and compared on the host as
    testify compares (``_deep``), in the test's order: every call returned and every
@@ -80,7 +82,20 @@ MAX_WEIGHT = 100_000
 """The most elements and string bytes an expected value may hold (each is made here)."""
 MAX_DEPTH = 64
 """How deeply the recorder's encoder descends into a value; deeper parts are written as
-values no expected value equals (an expected value is nested far less: the test is text)."""
+values no expected value equals (``MAX_NESTING`` keeps every expected value above it)."""
+MAX_NESTING = 16
+"""The most composite literals an expected value nests (each level is at most two of the
+encoder's, an element and the interface holding it): deeper, the recorder would write
+the call's value cut (``X``), which no expected value equals, while Go compares it whole
+(``assert.NotEqual`` of 33 nested ``[]interface{}`` passed here and failed in Go; red team)."""
+MAX_INT_BITS = 511
+"""Go refuses an untyped integer constant of more than 512 bits (``constant overflow``)."""
+MAX_RAT_BITS = 4000
+"""go/constant keeps an untyped float constant an exact fraction while its numerator and
+denominator have fewer than 4096 bits, and rounds it to a 512-bit float beyond: ``(1 +
+1e-1300 - 1) * 1e300 * ...`` is 0 to Go and was 1e100 here (red team), and a literal's
+exponent (``1e-999999999``) had Python build a billion-digit integer. Past these
+bounds a constant is refused."""
 
 _OPS = {"Equal": 2, "NotEqual": 2, "True": 1, "False": 1}
 _INTS = {
@@ -94,6 +109,9 @@ _ALIAS = {"byte": "uint8", "rune": "int32"}
 _BASIC = frozenset({*_INTS, *_ALIAS, "float64", "string", "bool"})
 _ANY = ("any",)
 _DEFAULT = {"int": "int", "rune": "int32", "float": "float64"}
+_NOT_PARAMS = frozenset(
+    {"assert", "testing", "_", "math", *lifted_go_host.PREDECLARED, *lifted_go.ARG_WORDS}
+)
 
 
 class _Refuse(Exception):
@@ -103,7 +121,8 @@ class _Refuse(Exception):
 @dataclass(frozen=True)
 class Check:
     """One assertion: ``op`` (``eq``, ``ne``), the sink the call's value goes through
-    (``any``, ``bool``, ``float64``), what it is compared with (``want``: a typed value,
+    (``any``, ``bool``, ``float64``; ``boolv``: a ``bool`` with the rest of the call's results
+    taken as ``assert.True``'s message), what it is compared with (``want``: a typed value,
     ``_typed``'s form), and for the tolerance form ``near``: (E, EPS, ``<=`` or not),
     whose truth is then compared with ``want``."""
 
@@ -153,13 +172,17 @@ def _plan(test: str, toks: list[Any], entries: set[str]) -> Plan:
             raise _Refuse
         if a + 9 >= b or toks[a + 9].text != "{" or toks[a + 9].match != b - 1:
             raise _Refuse
-        if toks[a + 3].kind != "id" or toks[a + 3].text in ("assert", "testing", "_"):
+        # a parameter that shadows a word of the test's (``func TestF(true *testing.T)``,
+        # ``math``): Go reads the parameter there, the host would not
+        if toks[a + 3].kind != "id" or toks[a + 3].text in _NOT_PARAMS:
             raise _Refuse
         names.append(toks[a + 1].text)
         bodies.append((toks[a + 3].text, a + 10, b - 1))
     if not bodies or len(set(names)) != len(names):
         raise _Refuse
-    declared = set(names) | {"assert", "testing", "math", "TestMain"}
+    # a call of a parameter's name (``func TestF(Add *testing.T)``) calls no function of the
+    # program's: Go refuses it, so the host must not decide it
+    declared = set(names) | {p for p, _s, _e in bodies} | {"assert", "testing", "math", "TestMain"}
     calls: list[tuple[int, int]] = []
     checks: list[Check] = []
     for param, start, end in bodies:
@@ -225,6 +248,12 @@ def _assertion(
         if (ca, cb) != (a, b):
             raise _Refuse
         value, sink, got_kind = None, "bool" if n == 1 else "any", "value"
+        if n == 1 and method and len(parts) == 1:
+            # ``assert.True(F(x))``, the call its one argument: Go passes a call of several
+            # results on to ``True(value bool, msgAndArgs ...interface{})``, the rest as the
+            # message (``func F(int) (bool, string)`` compiles and passes beside the test;
+            # a ``func(bool)`` sink failed to compile: red team)
+            sink = "boolv"
     if n == 1:
         want: Any = ("bool", op == "True")
         kind = "eq"
@@ -350,8 +379,11 @@ def _arith(toks: list[Any], a: int, b: int) -> tuple[str, Fraction]:
         pos[0] += 1
         if kind == "string":
             raise _Refuse
-        exact = Fraction(toks[pos[0] - 1].text) if kind == "float" else Fraction(value)
-        return kind, exact
+        text = toks[pos[0] - 1].text
+        e = re.search("[eE]([+-]?[0-9]+)$", text) if kind == "float" else None
+        if e and abs(int(e[1])) > 1300:
+            raise _Refuse  # before Fraction builds 10 ** exponent
+        return kind, _bounded(kind, Fraction(text) if kind == "float" else Fraction(value))
 
     def term() -> tuple[str, Fraction]:
         kind, v = primary()
@@ -369,6 +401,7 @@ def _arith(toks: list[Any], a: int, b: int) -> tuple[str, Fraction]:
             else:  # integer constants: truncated toward zero
                 q = abs(v.numerator) // abs(w.numerator)
                 v = Fraction(q if (v < 0) == (w < 0) else -q)
+            v = _bounded(kind, v)
         return kind, v
 
     kind, v = term()
@@ -377,9 +410,20 @@ def _arith(toks: list[Any], a: int, b: int) -> tuple[str, Fraction]:
         pos[0] += 1
         k2, w = term()
         kind, v = _wider(kind, k2), v + w if op == "+" else v - w
+        v = _bounded(kind, v)
     if pos[0] != b:
         raise _Refuse
     return kind, v
+
+
+def _bounded(kind: str, v: Fraction) -> Fraction:
+    """``v``, refused where Go's constant would not be exact or would not compile
+    (``MAX_INT_BITS``, ``MAX_RAT_BITS``)."""
+    if kind != "float" and v.numerator.bit_length() > MAX_INT_BITS:
+        raise _Refuse
+    if v.numerator.bit_length() >= MAX_RAT_BITS or v.denominator.bit_length() >= MAX_RAT_BITS:
+        raise _Refuse
+    return v
 
 
 def _wider(k1: str, k2: str) -> str:
@@ -477,17 +521,20 @@ def _spend(weight: list[int], n: int) -> None:
         raise _Refuse
 
 
-def _element(toks: list[Any], a: int, b: int, want: tuple[Any, ...], weight: list[int]) -> Any:
+def _element(
+    toks: list[Any], a: int, b: int, want: tuple[Any, ...], weight: list[int], depth: int = 0
+) -> Any:
     """The expression ``toks[a:b]`` as a value of type ``want``: its payload, or for
-    ``interface{}`` None (nil) or (type, payload)."""
-    if a >= b:
+    ``interface{}`` None (nil) or (type, payload). ``depth``: the composite literals it is
+    inside."""
+    if a >= b or depth > MAX_NESTING:
         raise _Refuse
     _spend(weight, 1)
     t = toks[a]
     if t.text == "{":  # an elided composite literal
         if want[0] not in ("slice", "array", "map") or t.match != b - 1:
             raise _Refuse
-        return _composite(toks, a, want, weight)
+        return _composite(toks, a, want, weight, depth)
     if b - a == 1 and t.kind == "id" and t.text == "nil":
         if want[0] not in ("slice", "map", "any"):
             raise _Refuse
@@ -499,7 +546,7 @@ def _element(toks: list[Any], a: int, b: int, want: tuple[Any, ...], weight: lis
         if j >= b:
             raise _Refuse
         if typ[0] in ("slice", "array", "map") and toks[j].text == "{" and toks[j].match == b - 1:
-            value = _composite(toks, j, typ, weight)
+            value = _composite(toks, j, typ, weight, depth)
         elif typ[0] == "basic" and toks[j].text == "(" and toks[j].match == b - 1:
             value = _convert(toks, j + 1, b - 1, typ[1], weight)
         else:
@@ -559,22 +606,25 @@ def _convert(toks: list[Any], a: int, b: int, name: str, weight: list[int]) -> A
     return _number(_arith(toks, a, b), name)
 
 
-def _composite(toks: list[Any], brace: int, typ: tuple[Any, ...], weight: list[int]) -> Any:
+def _composite(
+    toks: list[Any], brace: int, typ: tuple[Any, ...], weight: list[int], depth: int
+) -> Any:
     elements = _H._elements(toks, brace + 1, toks[brace].match)
+    depth += 1
     if typ[0] == "map":
         out: dict[Any, Any] = {}
         for a, b in elements:
             colon = _H._colon(toks, a, b)
             if colon is None:
                 raise _Refuse
-            key = _element(toks, a, colon, typ[1], weight)
+            key = _element(toks, a, colon, typ[1], weight, depth)
             if key in out:  # a duplicate constant key does not compile
                 raise _Refuse
-            out[key] = _element(toks, colon + 1, b, typ[2], weight)
+            out[key] = _element(toks, colon + 1, b, typ[2], weight, depth)
         return out
     if any(_H._colon(toks, a, b) is not None for a, b in elements):
         raise _Refuse  # keyed elements
-    items = [_element(toks, a, b, typ[-1], weight) for a, b in elements]
+    items = [_element(toks, a, b, typ[-1], weight, depth) for a, b in elements]
     if typ[0] == "array":
         if len(items) > typ[1]:
             raise _Refuse
@@ -674,6 +724,10 @@ func __cr_put_TAG(v interface{}) {
 }
 
 func __cr_bool_TAG(v bool) {
+\t__cr_put_TAG(v)
+}
+
+func __cr_boolv_TAG(v bool, _ ...interface{}) {
 \t__cr_put_TAG(v)
 }
 
@@ -819,6 +873,12 @@ def decode(data: bytes) -> Any:
             out: dict[Any, Any] = {}
             for _ in range(n):
                 key = value(depth + 1)
+                if isinstance(key, tuple):
+                    # an array's or an interface's key: no expected map has one (its keys
+                    # are basic), and Python's tuples of -1 and -2 hash alike (``hash(-1)
+                    # == hash(-2)``), so that 2**17 keys of a ``map[[17]int]bool`` made
+                    # this dict quadratic, minutes of the host's CPU (red team)
+                    key = _Opaque()
                 try:
                     if key in out:  # NaN keys are apart in Go; nothing here equals them
                         key = _Opaque()

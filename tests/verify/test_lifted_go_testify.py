@@ -70,10 +70,59 @@ def test_shapes_that_are_lifted(line):
         "func TestF(t *testing.T) {\n    assert.Equal(5, F(1))\n}\n",  # no t: not testify's
         "func helper() {}\n" + _test("assert.Equal(5, F(1))"),
         "func TestF(t *testing.T) {\n    assert := assert.New(t)\n    assert.Equal([]int{1, 2\n    }, F(1))\n}\n",  # a semicolon inserted
+        # (red team) a parameter that is a word of the test's: Go reads the parameter
+        "func TestF(true *testing.T) {\n    assert := assert.New(true)\n    assert.Equal(true, F(1))\n}\n",
+        "func TestF(F *testing.T) {\n    assert := assert.New(F)\n    assert.Equal(5, F(1))\n}\n",
+        "func TestF(math *testing.T) {\n    assert := assert.New(math)\n    assert.True(math.Abs(F(1)-1) < 1e-6)\n}\n",
+        "func TestF(int *testing.T) {\n    assert := assert.New(int)\n    assert.Equal(5, F(1))\n}\n",
+        # (red team) nested deeper than the recorder writes: Go compares it whole
+        _test("assert.NotEqual(" + "[]interface{}{" * 33 + "1" + "}" * 33 + ", F(1))"),
+        _test("assert.Equal(" + "[]" * 65 + "int" + "{" * 65 + "1" + "}" * 65 + ", F(1))"),
+        # (red team) constants go/constant does not keep exact (0 in Go), or refuses
+        _test("assert.Equal((1 + 1e-1300 - 1) * 1e300 * 1e300 * 1e300 * 1e300 * 1e200, F(1))"),
+        _test(f"assert.Equal({10**100} * {10**100} / {10**100} / {10**99}, F(1))"),
     ],
 )  # fmt: skip
 def test_other_shapes_stay_beside_the_program(test):
     assert lifted_go_testify.plan(test) is None
+
+
+def test_a_constant_s_exponent_is_read_before_its_value_is_built():
+    # Fraction("1e-999999999") builds a billion-digit integer: minutes of the host's CPU
+    import time
+
+    start = time.monotonic()
+    for e in ("1e-999999999", "1E-999999999", "0.5e-999999999", "1e+999999999"):
+        assert lifted_go_testify.plan(_test(f"assert.Equal({e}, F(1))")) is None
+        assert lifted_go_testify.plan(_test(f"assert.True(math.Abs(F(1)-{e}) < 1)")) is None
+    assert time.monotonic() - start < 5
+
+
+def test_a_call_that_assert_true_takes_whole_may_have_more_results():
+    # Go hands `assert.True(F(x))` every result of F, the rest as the message; with a
+    # message, or in the package function's form, F must have one result
+    plan = lifted_go_testify.plan(_test("assert.True(F(1))", 'assert.False(F(2), "m")'))
+    assert plan is not None and [c.sink for c in plan.host] == ["boolv", "bool"]
+    fn = "func TestF(t *testing.T) {\n    assert.True(t, F(1))\n}\n"
+    plan = lifted_go_testify.plan(fn)
+    assert plan is not None and [c.sink for c in plan.host] == ["bool"]
+
+
+def test_keys_that_hash_alike_cost_the_host_linear_time():
+    # Python hashes -1 and -2 alike, and so every tuple of them: a map[[17]int]bool of
+    # 2**17 such keys (16 MB, the pass channel's cap) made decoding it quadratic
+    import itertools
+    import time
+
+    plan = lifted_go_testify.plan(_test("assert.Equal(5, F(1))"))
+    assert plan is not None
+    n, name = 60_000, b"map[[17]int]bool"
+    keys = itertools.islice(itertools.product((-1, -2), repeat=17), n)
+    body = b"".join(b"A17:" + b"".join(b"i%d;" % x for x in k) + b"T" for k in keys)
+    line = "v" + (b"I%d:%s" % (len(name), name) + b"M%d:" % n + body).hex() + "\n"
+    start = time.monotonic()
+    judged = lifted_go_testify.decide(plan.host, lifted.Recorded([], line))
+    assert judged.outcome == "failed" and time.monotonic() - start < 10
 
 
 def test_entry_points_name_what_the_test_may_call():

@@ -195,6 +195,17 @@ FORGED_ALL = HEAD.replace('"testing"', '"os"\n    "testing"') + (
 VET_ERROR = HEAD.replace('"testing"', '"fmt"\n    "testing"') + (
     '\nfunc Add(a int, b int) int {\n\tfmt.Printf("%d\\n", "x")\n\treturn a + b\n}\n'
 )
+# honest programs whose build the recorder once broke (red team, when it renamed the
+# program's main): a field and a method named `main` beside the program's own `func main`,
+# and a call of two results that `assert.True` takes whole, the second as its message (a
+# `func(bool)` sink: `too many arguments`); both compile and pass beside the test
+MAIN_FIELD = HONEST_ADD + (
+    "\ntype box struct {\n\tmain int\n}\n\nfunc (b box) main2() int { return b.main }\n\n"
+    "type runner struct{}\n\nfunc (runner) main() {}\n\n"
+    "func main() {\n\tb := box{main: 1}\n\t_ = b.main + b.main2()\n\trunner{}.main()\n}\n"
+)
+TRUE_OF_TWO = go_test("Even", "assert.True(IsEven(4))", "assert.False(IsEven(3))")
+TWO_RESULTS = HEAD + '\nfunc IsEven(n int) (bool, string) {\n\treturn n%2 == 0, "why"\n}\n'
 # its own test function, which fails: `go test` runs it beside the test, so the program is
 # not lifted, and fails there
 OWN_FAILING_TEST = HONEST_ADD + '\nfunc TestOwn(t *testing.T) {\n\tt.Error("no")\n}\n'
@@ -225,6 +236,8 @@ BATCH = Batch(
         control("mixed-results", asserts(MIXED, language="go"), HONEST_MIXED),
         control("entry-points-named", asserts(ADD, language="go", entry_points=["Add"]),
                 HONEST_ADD),
+        control("fields-and-methods-named-main", ADD_P, MAIN_FIELD),
+        control("true-of-two-results", asserts(TRUE_OF_TWO, language="go"), TWO_RESULTS),
     ],
 )  # fmt: skip
 EXPECTED = {
@@ -244,7 +257,8 @@ EXPECTED = {
 }
 SAME_BESIDE = ["named-int", "int64-for-int", "nil-for-empty", "wrong-then-panic",
                "right-then-panic", "wrong-then-hang", "right-then-hang", "exit-in-a-call",
-               "exit-in-init", "humaneval-x-shape", "own-main", "mixed-results", "vet-error"]  # fmt: skip
+               "exit-in-init", "humaneval-x-shape", "own-main", "mixed-results", "vet-error",
+               "fields-and-methods-named-main", "true-of-two-results"]  # fmt: skip
 """Cases whose verdict beside the program (lifting off) must be the lifted one (a call of
 the test's own function fails both ways, by another verdict: the gate's exit beside the
 test, a stub's compile error lifted)."""
