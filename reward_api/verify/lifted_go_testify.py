@@ -83,6 +83,15 @@ MAX_WEIGHT = 100_000
 MAX_DEPTH = 64
 """How deeply the recorder's encoder descends into a value; deeper parts are written as
 values no expected value equals (``MAX_NESTING`` keeps every expected value above it)."""
+MAX_COST = 2 * MAX_WEIGHT + 1
+"""The most the recorder's encoder writes of one value, counted as ``MAX_WEIGHT`` is (a
+value, each element, map key and map value one, a string's bytes their number; the
+encoder counts an interface and the value it holds apart, so at most twice what the host
+counts of an expected value): past it, the rest is written as a value no expected value
+equals (``X``), which it cannot equal. The value at the top (the interface) is always
+written, with its type: its function value is still one (``Z``). Without it a large answer
+(``assert.NotEqual([]int{}, F(n))`` of two million ints) filled the pass channel:
+``output_limit`` lifted, ``accepted`` beside the test (red team)."""
 MAX_NESTING = 16
 """The most composite literals an expected value nests (each level is at most two of the
 encoder's, an element and the interface holding it): deeper, the recorder would write
@@ -628,9 +637,21 @@ def _composite(
     if typ[0] == "array":
         if len(items) > typ[1]:
             raise _Refuse
-        _spend(weight, typ[1] - len(items))
+        # each zero element whole: a [1000][1000]int{} is a million values to make here
+        # and to encode (red team: 1001 spent, and [100000][100000]int{} held the host)
+        _spend(weight, (typ[1] - len(items)) * _zero_weight(typ[2]))
         items += [_zero(typ[2]) for _ in range(typ[1] - len(items))]
     return tuple(items)
+
+
+def _zero_weight(typ: tuple[Any, ...]) -> int:
+    """What a zero value of ``typ`` spends of ``MAX_WEIGHT`` (an array: each element)."""
+    if typ[0] != "array":
+        return 1
+    n = typ[1] * _zero_weight(typ[2])
+    if n > MAX_WEIGHT:
+        raise _Refuse
+    return 1 + n
 
 
 def _zero(typ: tuple[Any, ...]) -> Any:
@@ -644,8 +665,9 @@ def _zero(typ: tuple[Any, ...]) -> Any:
 
 # ------------------------------------------------------------------ the recorder
 _ENCODER = """
-func __cr_enc_TAG(b []byte, v __cr_reflect_TAG.Value, depth int) []byte {
-\tif depth > MAXDEPTH {
+func __cr_enc_TAG(b []byte, v __cr_reflect_TAG.Value, depth int, left *int) []byte {
+\t*left--
+\tif depth > MAXDEPTH || *left < 0 {
 \t\treturn append(b, 'X')
 \t}
 \tswitch v.Kind() {
@@ -662,10 +684,16 @@ func __cr_enc_TAG(b []byte, v __cr_reflect_TAG.Value, depth int) []byte {
 \t\treturn append(__cr_strconv_TAG.AppendUint(append(b, 'f'), __cr_math_TAG.Float64bits(v.Float()), 16), ';')
 \tcase __cr_reflect_TAG.String:
 \t\ts := v.String()
+\t\tif *left -= len(s); *left < 0 {
+\t\t\treturn append(b, 'X')
+\t\t}
 \t\treturn append(append(__cr_strconv_TAG.AppendInt(append(b, 's'), int64(len(s)), 10), ':'), s...)
 \tcase __cr_reflect_TAG.Slice, __cr_reflect_TAG.Array:
 \t\tif v.Kind() == __cr_reflect_TAG.Slice && v.IsNil() {
 \t\t\treturn append(b, 'N')
+\t\t}
+\t\tif v.Len() > *left {
+\t\t\treturn append(b, 'X')
 \t\t}
 \t\tmark := byte('L')
 \t\tif v.Kind() == __cr_reflect_TAG.Array {
@@ -673,18 +701,21 @@ func __cr_enc_TAG(b []byte, v __cr_reflect_TAG.Value, depth int) []byte {
 \t\t}
 \t\tb = append(__cr_strconv_TAG.AppendInt(append(b, mark), int64(v.Len()), 10), ':')
 \t\tfor i := 0; i < v.Len(); i++ {
-\t\t\tb = __cr_enc_TAG(b, v.Index(i), depth+1)
+\t\t\tb = __cr_enc_TAG(b, v.Index(i), depth+1, left)
 \t\t}
 \t\treturn b
 \tcase __cr_reflect_TAG.Map:
 \t\tif v.IsNil() {
 \t\t\treturn append(b, 'N')
 \t\t}
+\t\tif 2*v.Len() > *left {
+\t\t\treturn append(b, 'X')
+\t\t}
 \t\tb = append(__cr_strconv_TAG.AppendInt(append(b, 'M'), int64(v.Len()), 10), ':')
 \t\tit := v.MapRange()
 \t\tn := 0
 \t\tfor it.Next() {
-\t\t\tb = __cr_enc_TAG(__cr_enc_TAG(b, it.Key(), depth+1), it.Value(), depth+1)
+\t\t\tb = __cr_enc_TAG(__cr_enc_TAG(b, it.Key(), depth+1, left), it.Value(), depth+1, left)
 \t\t\tn++
 \t\t}
 \t\tif n != v.Len() {
@@ -700,13 +731,14 @@ func __cr_enc_TAG(b []byte, v __cr_reflect_TAG.Value, depth int) []byte {
 \t\te := v.Elem()
 \t\tname := e.Type().String()
 \t\tb = append(append(__cr_strconv_TAG.AppendInt(append(b, 'I'), int64(len(name)), 10), ':'), name...)
-\t\treturn __cr_enc_TAG(b, e, depth+1)
+\t\treturn __cr_enc_TAG(b, e, depth+1, left)
 \t}
 \treturn append(b, 'X')
 }
 
 func __cr_put_TAG(v interface{}) {
-\tb := __cr_enc_TAG(nil, __cr_reflect_TAG.ValueOf(&v).Elem(), 0)
+\tleft := MAXCOST
+\tb := __cr_enc_TAG(nil, __cr_reflect_TAG.ValueOf(&v).Elem(), 0, &left)
 \tout := make([]byte, 0, 2*len(b)+2)
 \tout = append(out, 'v')
 \tout = append(out, __cr_hex_TAG.EncodeToString(b)...)
@@ -760,6 +792,7 @@ def recorder(tag: str, lift: Plan, uses: str) -> str:
         for call, check in zip(lift.args, lift.host, strict=True)
     )
     writer = _ENCODER.replace("TAG", tag).replace("MAXDEPTH", str(MAX_DEPTH))
+    writer = writer.replace("MAXCOST", str(MAX_COST))
     return (
         "\n// codereward: the test's packages and names, as beside it; the recorder\n"
         f"{uses}{stubs}{writer}\nfunc TestMain(m *__cr_testing_{tag}.M) {{\n{calls}"
@@ -891,6 +924,11 @@ def decode(data: bytes) -> Any:
             return (name, value(depth + 1))
         raise _Bad
 
+    if data[:1] not in (b"N", b"I"):
+        # the recorder writes the interface{} the call's value is in; a line of the
+        # program's own that is a bare value (``T``, ``i5;``, ``X``) had ``decide`` index a
+        # bool or an int: a TypeError out of the verifier (red team)
+        raise _Bad
     out = value(0)
     if pos[0] != len(data):
         raise _Bad

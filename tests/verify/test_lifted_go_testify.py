@@ -81,6 +81,9 @@ def test_shapes_that_are_lifted(line):
         # (red team) constants go/constant does not keep exact (0 in Go), or refuses
         _test("assert.Equal((1 + 1e-1300 - 1) * 1e300 * 1e300 * 1e300 * 1e300 * 1e200, F(1))"),
         _test(f"assert.Equal({10**100} * {10**100} / {10**100} / {10**99}, F(1))"),
+        # (red team) zero elements that are arrays are counted whole (a million values here)
+        _test("assert.Equal([1000][1000]int{}, F(1))"),
+        _test("assert.Equal([100000][100000]int{}, F(1))"),
     ],
 )  # fmt: skip
 def test_other_shapes_stay_beside_the_program(test):
@@ -303,5 +306,16 @@ def test_lines_the_recorder_would_not_write_fail_the_test():
         rec = lifted_go_testify.read(channel, 2)
         assert rec is not None
         assert lifted_go_testify.decide(plan.host, rec).outcome == outcome, channel
+    for bare in (b"T", b"X", b"Z", b"i5;", b"f0;", b"L1:I3:inti5;", b""):  # (red team)
+        # a line of the program's own that is not the interface the recorder writes
+        channel = f"v{five}\nv{bare.hex()}\n"
+        rec = lifted_go_testify.read(channel, 2)
+        assert rec is not None
+        near = lifted_go_testify.plan(
+            _test("assert.True(math.Abs(F(1)-1) < 1e-6)", "assert.True(F(2))")
+        )
+        assert near is not None
+        for host in (plan.host, near.host):
+            assert lifted_go_testify.decide(host, rec).outcome == "failed", bare
     assert lifted_go_testify.read(f"v{five}\nv{five}\nv{five}\n", 2) is None  # one too many
     assert lifted_go_testify.read("x\n", 2) is None

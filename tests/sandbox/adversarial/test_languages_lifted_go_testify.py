@@ -206,6 +206,19 @@ MAIN_FIELD = HONEST_ADD + (
 )
 TRUE_OF_TWO = go_test("Even", "assert.True(IsEven(4))", "assert.False(IsEven(3))")
 TWO_RESULTS = HEAD + '\nfunc IsEven(n int) (bool, string) {\n\treturn n%2 == 0, "why"\n}\n'
+# a large answer that is not the expected one: the recorder once wrote all of it, more than
+# the pass channel holds (output_limit lifted, accepted beside the test; red team)
+LARGE = go_test("Range", "assert.NotEqual([]int{}, Range(2000000))")
+LARGE_ANSWER = HEAD + (
+    "\nfunc Range(n int) []int {\n\tout := make([]int, n)\n\tfor i := range out {\n"
+    "\t\tout[i] = 1000000 + i\n\t}\n\treturn out\n}\n"
+)
+# a line of its own that is a bare value, not the interface the recorder writes: the host
+# indexed it (a TypeError out of the verifier; red team)
+FORGED_BARE = HEAD.replace('"testing"', '"os"\n    "testing"') + (
+    '\nfunc Add(a int, b int) int {\n\tf := os.NewFile(3, "pass")\n'
+    '\tf.WriteString("v54\\nv54\\nv54\\n")\n\tos.Exit(0)\n\treturn 0\n}\n'
+)
 # its own test function, which fails: `go test` runs it beside the test, so the program is
 # not lifted, and fails there
 OWN_FAILING_TEST = HONEST_ADD + '\nfunc TestOwn(t *testing.T) {\n\tt.Error("no")\n}\n'
@@ -237,6 +250,8 @@ BATCH = Batch(
         control("entry-points-named", asserts(ADD, language="go", entry_points=["Add"]),
                 HONEST_ADD),
         control("fields-and-methods-named-main", ADD_P, MAIN_FIELD),
+        control("large-answer-not-equal", asserts(LARGE, language="go"), LARGE_ANSWER),
+        exploit("forged-bare-value", ADD_P, FORGED_BARE),
         control("true-of-two-results", asserts(TRUE_OF_TWO, language="go"), TWO_RESULTS),
     ],
 )  # fmt: skip
@@ -254,11 +269,13 @@ EXPECTED = {
     "forged-extra-line": Verdict.wrong_answer,
     "forged-every-line": Verdict.wrong_answer,
     "vet-error": Verdict.compile_error,
+    "forged-bare-value": Verdict.wrong_answer,
 }
 SAME_BESIDE = ["named-int", "int64-for-int", "nil-for-empty", "wrong-then-panic",
                "right-then-panic", "wrong-then-hang", "right-then-hang", "exit-in-a-call",
                "exit-in-init", "humaneval-x-shape", "own-main", "mixed-results", "vet-error",
-               "fields-and-methods-named-main", "true-of-two-results"]  # fmt: skip
+               "fields-and-methods-named-main", "true-of-two-results",
+               "large-answer-not-equal"]  # fmt: skip
 """Cases whose verdict beside the program (lifting off) must be the lifted one (a call of
 the test's own function fails both ways, by another verdict: the gate's exit beside the
 test, a stub's compile error lifted)."""
