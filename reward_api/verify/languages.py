@@ -1016,7 +1016,7 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
         "text=$!\n"
         f"built=0; {shlex.join(compile_unit)} < /dev/null || built=$?\n"
         'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
-        f"(\n{c_object_check(cc, unit.entry_points)}) &\n"
+        f"(\n{c_object_check(cc, unit.entry_points, weak_ok=cpp and _no_weak(unit.program))}) &\n"
         "object=$!\n"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
@@ -1081,12 +1081,27 @@ tables per build was most of what a C assert build paid beyond plain gcc."""
 _C_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def c_object_check(cc: str, entry_points: tuple[str, ...] | None, preinit: bool = False) -> str:
+def _no_weak(program: str | None) -> bool:
+    """Whether a C++ program can declare nothing weak of its own: neither the word ``weak``
+    (``__attribute__((weak))``, ``#pragma weak``, ``_Pragma``) nor ``##`` (which could paste
+    it) is in its text."""
+    return program is not None and "weak" not in program.lower() and "##" not in program
+
+
+def c_object_check(
+    cc: str, entry_points: tuple[str, ...] | None, preinit: bool = False, weak_ok: bool = False
+) -> str:
     """Shell: ``main.o``'s sections and symbols (one ``readelf``) read by ``_C_OBJECT_AWK``.
     ``entry_points`` None: no library list (a lifted recorder, whose program may define
     what it likes: no test runs in its process); else the list, made here from the
     libraries where the root predates it (``C_LIBS_FALLBACK``). ``preinit``: the object
-    must hold exactly one ``.preinit_array`` entry (the recorder's), else none."""
+    must hold exactly one ``.preinit_array`` entry (the recorder's), else none.
+    ``weak_ok``: a weak C++ symbol named as a library function is the library's own
+    template or inline code instantiated from its headers (``str + other`` emits
+    ``std::operator+<char>`` weak, which libstdc++ also exports: an honest program was
+    refused), not the program's: the program declares nothing weak (``_no_weak``), and
+    ``_C_TEXT_AWK`` refuses what else could give a library name a body of the program's
+    (a declaration into ``std``, a specialisation of its templates)."""
     if entry_points is None:
         libs = ""
         shell = ""
@@ -1099,7 +1114,8 @@ def c_object_check(cc: str, entry_points: tuple[str, ...] | None, preinit: bool 
         )
     entry = shlex.quote(" " + " ".join(entry_points or ()) + " ")
     return (
-        f"{shell}readelf -SWs main.o | awk -v preinit={int(preinit)} -v entry={entry} "
+        f"{shell}readelf -SWs main.o | awk -v preinit={int(preinit)} -v weak_ok={int(weak_ok)} "
+        f"-v entry={entry} "
         f"{shlex.quote(_C_OBJECT_AWK)} - {libs}\n"
     )
 
@@ -1133,7 +1149,7 @@ symbols && /^ *[0-9]+: / && NF >= 8 {
                                  : "the unit defines an ifunc: its resolver would run before the harness's code")
   if ($7 == "UND" || $4 == "SECTION" || $4 == "FILE") next
   name = $8; sub(/@.*/, "", name)
-  cand[name] = 1
+  if (!(weak_ok && $5 == "WEAK" && name ~ /^_Z/)) cand[name] = 1
   if (name ~ /^_Z/ && $5 != "WEAK" && match(name, /^_ZL?[0-9]+/)) {
     n = substr(name, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr(name, RLENGTH + 1, n + 0)
     if (index(entry, " " b " ") == 0) cand[b] = 1

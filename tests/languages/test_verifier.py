@@ -169,6 +169,35 @@ def test_a_cpp_entry_point_named_as_a_library_function_is_the_tests_to_call(
         assert run(beside, problem, c_linkage).verdict == Verdict.compile_error
 
 
+def test_library_templates_a_cpp_program_instantiates_are_not_its_definitions(
+    verifier: Verifier,
+) -> None:
+    """``a + b`` of two strings emits ``std::operator+<char>`` weak in the program's object,
+    and libstdc++ exports that very symbol: beside the test (a loop the plan does not lift)
+    the build read it as the program defining a library function and refused an honest
+    program (HumanEval-X's CPP/10 canonical solution, lifting off). A weak definition the
+    program declares itself is still refused."""
+    _needs("cpp")
+    test = (
+        "#include<assert.h>\nint main(){\n    for (int i = 0; i < 2; i++)\n"
+        '        assert (twice("ab") == "abba");\n}\n'
+    )
+    problem = {"language": "cpp", "tests": [{"type": "assert", "code": test}]}
+    honest = (
+        "#include<stdio.h>\n#include<string>\nusing namespace std;\nstring twice(string str){"
+        " string n2str(str.rbegin(),str.rend()); string r = str+n2str; return str + n2str; }\n"
+    )
+    assert run(verifier, problem, honest).accepted
+    weak = (
+        "#include<string>\n#include<stdexcept>\nusing namespace std;\n"
+        "string twice(string s){ return s + s; }\n"
+        "__attribute__((weak)) void std::__throw_length_error(const char*) { }\n"
+    )
+    result = run(verifier, problem, weak)
+    assert result.verdict == Verdict.compile_error, result
+    assert "library" in (result.tests[0].detail or "")
+
+
 def test_a_host_file_included_at_compile_time_is_not_there(verifier: Verifier) -> None:
     _needs("cpp")
     secret = Path(__file__).resolve()  # exists on the host, not in the runtime root
