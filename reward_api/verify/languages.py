@@ -761,7 +761,10 @@ def _lifted_one(problem: Problem, program: str, test: str) -> Unit | None:
         else:  # the contract's default: read from the test alone
             shape = lifted.plan(test, lifted.default_entry_points(test))
             shape = dataclasses.replace(shape, guessed=True) if shape else None
-        return lifted_unit(program, test, shape) if shape is not None else None
+        if shape is None:
+            return None
+        shape = dataclasses.replace(shape, host=lifted_c_host.checks(test, shape, cpp=True))
+        return lifted_unit(program, test, shape)
     if problem.language == "c" and _ASSEMBLED_HARNESS:
         if problem.entry_points is not None:
             shape = lifted.plan(test, entries, "c")

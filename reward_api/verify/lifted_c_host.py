@@ -88,9 +88,9 @@ class Check:
 
 
 # ------------------------------------------------------------------ the test's shape
-def checks(test: str, plan: lifted.Plan) -> tuple[Check, ...] | None:
+def checks(test: str, plan: lifted.Plan, cpp: bool = False) -> tuple[Check, ...] | None:
     """The test's ``assert``s, one per lifted call in order, or None when the test is
-    not of the shape the module docstring gives."""
+    not of the shape the module docstring gives (``cpp``: a C++ test, section "C++")."""
     if any(d is not None for d in plan.declared):
         return None
     if re.search(r"\\[ \t\f\v]*(?:\r?\n|$)", test):
@@ -100,7 +100,7 @@ def checks(test: str, plan: lifted.Plan) -> tuple[Check, ...] | None:
         stripped = line.strip()
         if stripped.startswith(("#", "%:")) and not re.fullmatch(
             r"#[ \t]*include[ \t]*<[A-Za-z0-9_./]+>", stripped
-        ):
+        ) and not (cpp and re.fullmatch(r"#[ \t]*undef[ \t]+NDEBUG", stripped)):  # fmt: skip
             return None
         if "\\" in line or "??" in line:
             return None  # a line continued, a trigraph: read as the compiler would
@@ -138,7 +138,7 @@ def checks(test: str, plan: lifted.Plan) -> tuple[Check, ...] | None:
                 return None
             if not calls:
                 return None
-            out.append(_assert(stmt[2:-1], calls.pop(0)))
+            out.append(_assert(stmt[2:-1], calls.pop(0), cpp))
             i = k + 1
     except _Refuse:
         return None
@@ -147,7 +147,7 @@ def checks(test: str, plan: lifted.Plan) -> tuple[Check, ...] | None:
     return tuple(out)
 
 
-def _assert(expr: list[Any], call: tuple[int, int]) -> Check:
+def _assert(expr: list[Any], call: tuple[int, int], cpp: bool = False) -> Check:
     """The check of one ``assert``'s expression, whose call is ``call``'s span."""
     at = next((n for n, t in enumerate(expr) if t.start == call[0]), None)
     to = next((n for n, t in enumerate(expr) if t.end == call[1]), None)
@@ -156,17 +156,31 @@ def _assert(expr: list[Any], call: tuple[int, int]) -> Check:
     before, after = expr[:at], expr[to + 1 :]
     if not before and not after:
         return Check("truth")
-    if [t.text for t in before] == ["!"] and not after:
+    if [t.text for t in before] in (["!"], ["not"] if cpp else ["!"]) and not after:
         return Check("not")
     if not before and after and after[0].text in _OPS:
-        return Check(after[0].text, _constant(after[1:]))
-    if not after and before and before[-1].text in _OPS:
-        return Check(_SWAP[before[-1].text], _constant(before[:-1]))
-    raise _Refuse
+        check = Check(after[0].text, _constant(after[1:], cpp))
+    elif not after and before and before[-1].text in _OPS:
+        check = Check(_SWAP[before[-1].text], _constant(before[:-1], cpp))
+    else:
+        raise _Refuse
+    if (
+        check.constant is not None
+        and check.constant[0] == "string"
+        and check.op not in ("==", "!=")
+    ):
+        raise _Refuse  # a string's order: its judge decides
+    return check
 
 
-def _constant(toks: list[Any]) -> tuple[str, Any]:
-    """A constant with at most one sign: its C type and its value."""
+def _constant(toks: list[Any], cpp: bool = False) -> tuple[str, Any]:
+    """A constant with at most one sign: its C type and its value (C++: also ``true``
+    and ``false``, an ``int`` once promoted as ``bool`` is, and a plain string literal,
+    ``("string", its bytes up to its first NUL)``: what ``std::string``'s ``==`` reads)."""
+    if cpp and len(toks) == 1 and toks[0].text in ("true", "false"):
+        return "int", int(toks[0].text == "true")
+    if cpp and len(toks) == 1 and toks[0].kind == "lit" and toks[0].text[0] == '"':
+        return "string", _string(toks[0].text[1:-1])
     sign = ""
     if len(toks) == 2 and toks[0].text in ("-", "+"):
         sign, toks = toks[0].text, toks[1:]
@@ -230,6 +244,26 @@ def _literal(text: str) -> tuple[str, Any]:
     raise _Refuse  # a suffixed or hexadecimal float, a prefixed character, a string
 
 
+def _string(body: str) -> bytes:
+    """A plain string literal's bytes up to its first NUL: printable ASCII and the simple
+    escapes (anything else is refused)."""
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c == "\\":
+            if i + 1 >= len(body) or body[i + 1] not in _ESCAPES:
+                raise _Refuse  # an octal, hexadecimal or universal escape
+            out.append(_ESCAPES[body[i + 1]])
+            i += 2
+        elif " " <= c <= "~" and c != '"':
+            out.append(ord(c))
+            i += 1
+        else:
+            raise _Refuse
+    return bytes(out)
+
+
 def _character(body: str) -> int:
     """A character constant's value as an ``int`` (its one byte as a signed ``char``)."""
     if not body.isascii():
@@ -286,6 +320,12 @@ def _common(a: str, b: str) -> str:
 
 def _holds(check: Check, kind: str, value: Any) -> bool:
     """Whether the ``assert`` holds for the call's ``value`` of type ``kind``."""
+    strings = (kind == "std::string", check.constant is not None and check.constant[0] == "string")
+    if any(strings):
+        if not all(strings) or check.op not in ("==", "!="):
+            raise _Refuse  # it would not compile, or compares otherwise
+        assert check.constant is not None
+        return (value == check.constant[1]) == (check.op == "==")
     if check.op in ("truth", "not"):
         zero = value == 0
         return zero if check.op == "not" else not zero
@@ -321,6 +361,70 @@ def decide(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | N
             if value is _MALFORMED:
                 return lifted.Judged("failed", "the recorded values are malformed")
             if not _holds(check, rec.types[k], value):
+                return lifted.Judged("failed", "the test aborted")
+    except _Refuse:
+        return None
+    return lifted.Judged("passed")
+
+
+# ------------------------------------------------------------------ C++
+# A lifted C++ test (``lifted``'s own recorder) of the same shape, HumanEval-X's ``#undef
+# NDEBUG``, ``#include<assert.h>``, ``int main(){ assert (f(x) == 5); ... }``, with
+# ``true``, ``false`` and ``not`` as C++ has them, and a ``std::string`` result against a
+# plain string literal (``==``, ``!=``): decided here as the judge would, from the C++
+# recorder's types' line (``lifted.spell``) and value lines (``t``/``f``, ``i<decimal>;``,
+# ``d<shortest>;``, ``x<n>:<hex>``; a line in another form, which the recorder does not
+# write, goes to the judge).
+_CPP_KIND = {"bool": "_Bool"}
+_CPP_INT = re.compile(r"i(-?[0-9]{1,20});")
+_CPP_DOUBLE = re.compile(r"d(nan|inf|-inf|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[+-][0-9]+)?);")
+_CPP_STRING = re.compile(r"x([0-9]{1,9}):([0-9a-f]*)")
+
+
+def _value_cpp(kind: str, line: str) -> Any:
+    """A C++ recorder's value line as a Python value (a number, or a string's bytes)."""
+    if kind == "bool":
+        return {"t": 1, "f": 0}.get(line, _MALFORMED)
+    if kind in ("float", "double"):
+        m = _CPP_DOUBLE.fullmatch(line)
+        if m is None:
+            raise _Refuse
+        return float(m.group(1))
+    if kind == "std::string":
+        m = _CPP_STRING.fullmatch(line)
+        if m is None or len(m.group(2)) != 2 * int(m.group(1)):
+            raise _Refuse
+        return bytes.fromhex(m.group(2))
+    if kind not in _SCALAR or kind in ("_Bool", "long double"):
+        raise _Refuse
+    m = _CPP_INT.fullmatch(line)
+    if m is None:
+        raise _Refuse
+    size, form = _SCALAR[kind]
+    value = int(m.group(1))
+    signed = form is not None and form[1].islower()
+    low, high = (
+        (-(1 << (8 * size - 1)), (1 << (8 * size - 1)) - 1)
+        if signed
+        else (0, (1 << (8 * size)) - 1)
+    )
+    return value if low <= value <= high else _MALFORMED
+
+
+def decide_cpp(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | None:
+    """The C++ judge's outcome on the recorder's lines, or None where it must run."""
+    channel = rec.channel
+    if rec.types is None or len(channel) >= MAX_CHANNEL or len(rec.types) != len(values):
+        return None
+    lines = channel[:-1].split("\n")[1:]
+    try:
+        for k, check in enumerate(values):
+            if k >= len(lines):
+                return lifted.Judged("ran_out")
+            value = _value_cpp(rec.types[k], lines[k])
+            if value is _MALFORMED:
+                return lifted.Judged("failed", "the recorded values are malformed")
+            if not _holds(check, _CPP_KIND.get(rec.types[k], rec.types[k]), value):
                 return lifted.Judged("failed", "the test aborted")
     except _Refuse:
         return None

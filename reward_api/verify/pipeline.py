@@ -152,7 +152,7 @@ class _HostSide:
 
 
 _HOST_SIDES = {
-    "cpp": _HostSide(lifted.read, None, True),
+    "cpp": _HostSide(lifted.read, lifted_c_host.decide_cpp, True),
     "c": _HostSide(lifted.read_c, lifted_c_host.decide, True),
     "go": _HostSide(
         lifted_go.read, lambda host, rec: lifted_go_host.decide(host, rec.channel), True

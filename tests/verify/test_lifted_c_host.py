@@ -166,3 +166,131 @@ def test_the_host_compares_as_gcc_does():
     assert len(by_gcc) == len(cases)
     wrong = [c[:4] for c, g in zip(cases, by_gcc, strict=True) if (g == "1") != c[4]]
     assert not wrong, wrong[:10]
+
+
+# ------------------------------------------------------------------ C++
+HUMANEVAL_X_CPP = (
+    "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (f(1) == 2);\n"
+    '    assert (not f(2));\n    assert (f(3) == true);\n    assert (g("a") == "ab");\n'
+    '    assert ("" != g(""));\n}\n'
+)
+
+
+def test_humaneval_x_s_cpp_shape_is_decided_on_the_host():
+    plan = lifted.plan(HUMANEVAL_X_CPP, ("f", "g"))
+    assert plan is not None
+    got = lifted_c_host.checks(HUMANEVAL_X_CPP, plan, cpp=True)
+    assert got is not None and [c.op for c in got] == ["==", "not", "==", "==", "!="]
+    assert got[3].constant == ("string", b"ab") and got[2].constant == ("int", 1)
+    # C reads neither ``not`` nor a string constant nor the ``#undef``
+    assert lifted_c_host.checks(HUMANEVAL_X_CPP, plan) is None
+    rec = lifted.Recorded(["int", "bool", "bool", "std::string", "std::string"],
+                          "i i b b S S\ni2;\nf\nt\nx2:6162\nx1:61\n")  # fmt: skip
+    assert lifted_c_host.decide_cpp(got, rec) == lifted.Judged("passed")
+    wrong = lifted.Recorded(rec.types, "i i b b S S\ni2;\nf\nt\nx3:616263\nx1:61\n")
+    assert lifted_c_host.decide_cpp(got, wrong) == lifted.Judged("failed", "the test aborted")
+    short = lifted.Recorded(rec.types, "i i b b S S\ni2;\nf\n")
+    assert lifted_c_host.decide_cpp(got, short) == lifted.Judged("ran_out")
+    bad = lifted.Recorded(rec.types, "i i b b S S\ni2;\nx\nt\nx2:6162\nx1:61\n")
+    assert lifted_c_host.decide_cpp(got, bad).outcome == "failed"
+    # a type or a line the host does not read: the judge decides
+    assert lifted_c_host.decide_cpp(got, lifted.Recorded(["int", "bool", "bool", "std::vector<int>",
+                                                          "std::string"], rec.channel)) is None  # fmt: skip
+    assert (
+        lifted_c_host.decide_cpp(
+            got, lifted.Recorded(rec.types, rec.channel.replace("i2;", "i+2;"))
+        )
+        is None
+    )
+
+
+@pytest.mark.parametrize("main", [
+    'int main(){ assert (f(1) < "a"); }',  # a string compared by order
+    "int main(){ assert (f(1) == u8\"a\"); }",
+    'int main(){ assert (f(1) == "\\x41"); }',
+    "int main(){ assert (f(1) == 2); }\n#define X 1",
+    "int main(){ assert (not not f(1)); }",
+])  # fmt: skip
+def test_other_cpp_shapes_go_to_the_judge(main):
+    test = "#include<assert.h>\n" + main
+    plan = lifted.plan(test, ("f",))
+    assert plan is None or lifted_c_host.checks(test, plan, cpp=True) is None
+
+
+_CPP_VALUES = {
+    "bool": [0, 1],
+    **{k: v for k, v in _VALUES.items() if k != "_Bool"},
+    "std::string": [b"", b"a", b"ab", b"a\nb", b"\x00a"],
+}
+_CPP_CONSTANTS = [*_CONSTANTS, "true", "false", '""', '"a"', '"ab"', '"a\\nb"', '"a\\0b"']
+
+
+def _cpp_line(kind: str, value: object) -> str:
+    if kind == "bool":
+        return "t" if value else "f"
+    if kind == "std::string":
+        assert isinstance(value, bytes)
+        return f"x{len(value)}:{value.hex()}"
+    if kind in ("float", "double"):
+        x = struct.unpack("<f", struct.pack("<f", value))[0] if kind == "float" else value
+        assert isinstance(x, float)
+        return (
+            "dnan;"
+            if x != x
+            else f"d{'inf' if x > 0 else '-inf'};"
+            if abs(x) == float("inf")
+            else f"d{x!r};".replace(".0;", ";").replace(".0e", "e")
+        )
+    return f"i{value};"
+
+
+def _cpp_init(kind: str, value: object) -> str:
+    if kind == "std::string":
+        assert isinstance(value, bytes)
+        body = "".join(f"\\x{b:02x}" for b in value)
+        return f'std::string v("{body}", {len(value)});'
+    raw = _bytes("_Bool" if kind == "bool" else kind, value)
+    init = ", ".join(str(b) for b in raw)
+    return f"static const unsigned char b[] = {{{init}}}; {kind} v; memcpy(&v, b, sizeof v);"
+
+
+def test_the_host_compares_as_gxx_does():
+    """Every decided (type, value, comparison, constant) of a C++ test gives what g++'s
+    program gives, on the C++ recorder's value lines: C's arithmetic, ``bool`` constants,
+    and ``std::string`` against a string literal (up to its first NUL)."""
+    cases = []
+    for (kind, values), op, constant in itertools.product(
+        _CPP_VALUES.items(), _OPS, _CPP_CONSTANTS
+    ):
+        if op in ("truth", "not") and constant != "0":
+            continue
+        compared = None if op in ("truth", "not") else compiled_eq._tokens(constant)
+        try:
+            check = lifted_c_host.Check(
+                op, lifted_c_host._constant(compared, True) if compared else None
+            )
+        except lifted_c_host._Refuse:
+            continue
+        for value in values:
+            host_kind = "_Bool" if kind == "bool" else kind
+            try:
+                seen = lifted_c_host._value_cpp(kind, _cpp_line(kind, value))
+                got = lifted_c_host._holds(check, host_kind, seen)
+            except lifted_c_host._Refuse:
+                continue
+            cases.append((kind, value, op, constant, got))
+    assert len(cases) > 2000
+    assert sum(1 for c in cases if c[0] == "std::string") >= 40
+    body = []
+    for n, (kind, value, op, constant, _got) in enumerate(cases):
+        expr = "v" if op == "truth" else "!v" if op == "not" else f"v {op} {constant}"
+        body.append(f"  {{ {_cpp_init(kind, value)} putchar(({expr}) ? '1' : '0'); }} /* {n} */\n")
+    source = ("#include <cstdio>\n#include <cstring>\n#include <string>\nint main() {\n"
+              + "".join(body) + "  putchar('\\n');\n  return 0;\n}\n")  # fmt: skip
+    script = "cd /tmp && cat > t.cpp && g++ -std=gnu++17 -O2 -w -o t t.cpp && ./t"
+    p = _in_cell("cpp", ["/bin/sh", "-c", script], source, timeout_s=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    by_gxx = p.stdout.strip()
+    assert len(by_gxx) == len(cases)
+    wrong = [c[:4] for c, g in zip(cases, by_gxx, strict=True) if (g == "1") != c[4]]
+    assert not wrong, wrong[:10]
