@@ -321,24 +321,25 @@ def test_the_candidates_build_holds_no_expected_value():
     assert "assert.Equal(" not in source and "func TestSecret" not in source
 
 
-@pytest.fixture(scope="module")
-def beside(verifier):
-    settings = verifier.settings.model_copy(update={"lift_asserts": False, "workers": 1})
-    with Verifier(settings) as v:
-        yield v
+def _beside(verifier: Verifier) -> Verifier:
+    """A verifier of the same backend with lifting off (a function, not a fixture: the
+    docker suite collects this file's test functions alone)."""
+    return Verifier(verifier.settings.model_copy(update={"lift_asserts": False, "workers": 1}))
 
 
-def test_the_binary_reader_is_paid_beside_the_test(beside):
+def test_the_binary_reader_is_paid_beside_the_test(verifier):
     """The exploit is real: run beside the test (lifting off, same backend), the program
     finds the expected value in its own executable and the execution accepts it."""
     case = BATCH.by_name["reads-its-own-binary"]
-    r = Batch("beside", [case]).run(beside).results[case.name]
+    with _beside(verifier) as beside:
+        r = Batch("beside", [case]).run(beside).results[case.name]
     assert r.verdict == Verdict.accepted, (r.verdict, [t.detail for t in r.tests])
 
 
-def test_verdicts_agree_with_the_test_beside_the_program(verifier, beside):
+def test_verdicts_agree_with_the_test_beside_the_program(verifier):
     cases = [BATCH.by_name[n] for n in SAME_BESIDE]
-    there = Batch("testify-beside", cases).run(beside)
+    with _beside(verifier) as beside:
+        there = Batch("testify-beside", cases).run(beside)
     assert there.error is None, there.error
     here = BATCH.run(verifier).results
     differ = {
@@ -349,7 +350,7 @@ def test_verdicts_agree_with_the_test_beside_the_program(verifier, beside):
     assert not differ, differ
 
 
-def test_earlier_rounds_testify_cases_still_hold_beside_the_test(beside):
+def test_earlier_rounds_testify_cases_still_hold_beside_the_test(verifier):
     """The earlier rounds' cases of this shape now run lifted; beside the test (lifting
     off, where a test that is not lifted runs) their defences still hold."""
     from tests.sandbox.adversarial import test_languages, test_languages_self_run
@@ -359,7 +360,8 @@ def test_earlier_rounds_testify_cases_still_hold_beside_the_test(beside):
     cases = [c for batch in (test_languages.BATCH, test_languages_self_run.BATCH)
              for c in batch.cases if c.name in names]  # fmt: skip
     assert len(cases) == len(names)
-    run = Batch("earlier-beside", cases).run(beside)
+    with _beside(verifier) as beside:
+        run = Batch("earlier-beside", cases).run(beside)
     assert run.error is None, run.error
     for c in cases:
         judge(c, run.results[c.name])
