@@ -234,7 +234,9 @@ path of a problem's first sample), while the recorder is when the program's
 declarations spell the calls' types (``lifted.guess_c_types``). The candidate's build is
 then one plain compile: none of the checks of a C assert build (``_c_assert_build``) is
 needed where no test runs in the program's process. Where a lifted test's comparisons
-are with constants (C: ``assert(f(x) == 5)``, ``assert(!f(x))``, ``lifted_c_host``; Go:
+are with constants (C: ``assert(f(x) == 5)``, ``assert(!f(x))``, ``lifted_c_host``; C++
+the same, with ``true``, ``false``, ``not`` and a ``std::string`` result against a string
+literal, ``lifted_c_host.decide_cpp``; Go:
 MBGP's own ``deepCompare`` on literal expected values, ``lifted_go_host``), the host
 computes what the judge would, from the same recorded lines, by the language's own rules
 (checked against gcc and Go in their roots), and no judge is built or run; a value it
