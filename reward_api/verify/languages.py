@@ -1154,7 +1154,8 @@ symbols && /^ *[0-9]+: / && NF >= 8 {
                                  : "the unit defines an ifunc: its resolver would run before the harness's code")
   if ($7 == "UND" || $4 == "SECTION" || $4 == "FILE") next
   name = $8; sub(/@.*/, "", name)
-  if (!(weak_ok && $5 == "WEAK" && name ~ /^_Z/)) cand[name] = 1
+  if (!(weak_ok && $5 == "WEAK" && name ~ /^_Z(T[hv]n?[0-9]+_(n?[0-9]+_)?)?(N[rVKRO]*)?(S[tabsiod]|9__gnu_cxx)/))
+    cand[name] = 1
   if (name ~ /^_Z/ && $5 != "WEAK" && match(name, /^_ZL?[0-9]+/)) {
     n = substr(name, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr(name, RLENGTH + 1, n + 0)
     if (index(entry, " " b " ") == 0) cand[b] = 1
@@ -1192,8 +1193,13 @@ overload that a test's ``char *`` argument would prefer, is ``strcmp``), except 
 as an entry point of the problem (checked by its mangled symbol alone). A weak C++ symbol
 does not count: it is an inline function or a template's instance, which every unit that
 uses it defines (``std::operator+`` of a ``const char *`` and a ``std::string``, which
-libstdc++ exports too); a specialisation in ``std`` is ``_C_TEXT_AWK``'s. Honest
-programs define none (MBXP's C++ samples: none)."""
+libstdc++ exports too); a specialisation in ``std`` is ``_C_TEXT_AWK``'s. Only a weak
+symbol of ``std`` (``_ZSt``, ``_ZNSt``, ``_ZNKSt``, the ``Sa``/``Ss``/... abbreviations,
+a thunk of one) or ``__gnu_cxx``, namespaces the program cannot open: a red team's
+``__attribute__((noinline)) inline void *operator new(size_t)`` is weak ``_Znwm`` of
+the global namespace, which libstdc++ exports, and kept the address of each allocation
+so that ``sort_array`` returned the test's expected vector, built just before the call
+(paid 1.0 beside the test). Honest programs define none (MBXP's C++ samples: none)."""
 
 _PCH_LATE_AWK = r"""
 /^#pragma GCC pch_preprocess / { late = other; exit }
@@ -1238,6 +1244,8 @@ END {
     bad("the program declares or names __assert_fail, which the test's assert calls")
   if (t ~ /(^|[^[:alnum:]_])(noreturn|__noreturn__|_Noreturn)([^[:alnum:]_]|$)/)
     bad("the program declares a function noreturn: a call of it lets the compiler end the test's main there, and the harness runs what follows")
+  if (cpp && t ~ /(^|[^[:alnum:]_])operator[[:space:]]*(new|delete)([^[:alnum:]_]|$)/)
+    bad("the program names operator new or operator delete: a replacement of its own (inline, so no symbol is left) would see where the test's expected values live")
   if (t ~ /(^|[^[:alnum:]_])(ifunc|preinit_array)([^[:alnum:]_]|$)/)
     bad("the program declares an ifunc or a .preinit_array entry: its code would run before the harness's")
   if (t ~ /(^|[^[:alnum:]_])__builtin_(return_address|frame_address|extract_return_addr|frob_return_addr|dwarf_cfa|apply_args|apply|return|eh_return|unwind_init|setjmp|longjmp|stack_address)([^[:alnum:]_]|$)/)
@@ -1285,7 +1293,13 @@ in the same unit, so a specialisation of the program's is what builds them: ``te
 int *std::uninitialized_copy<const int *, int *>(...)`` saw the test's ``{4, 5}`` being
 copied into its vector and copied it into the program's answer too; an ``operator==``
 injected into ``std`` for a type ``compiled_eq`` does not take apart (``std::complex``)
-would decide the test's comparison. ``using namespace std`` is not an opening."""
+would decide the test's comparison. ``using namespace std`` is not an opening. And a
+C++ program that names ``operator new`` or ``operator delete``: ``inline void
+*operator new(size_t)`` replaces the global one and, inlined at every use (C++ keeps
+no inline function that is not used out of line), leaves no symbol for
+``_C_OBJECT_AWK``; a red team's kept the address of each allocation, and its
+``sort_array`` returned a copy of the one before its argument's: the test's expected
+vector, which GCC builds first (paid 1.0 beside the test, and by plain g++)."""
 
 
 _LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)

@@ -198,6 +198,42 @@ def test_library_templates_a_cpp_program_instantiates_are_not_its_definitions(
     assert "library" in (result.tests[0].detail or "")
 
 
+def test_a_cpp_program_that_replaces_operator_new_is_refused_beside_the_test() -> None:
+    """A red team's program replaced the global ``operator new`` with an inline one that
+    kept the address of each allocation; its ``sort_array`` returned a copy of the block
+    allocated before its argument's: the test's expected vector, which GCC builds first.
+    Inlined at every use it left no symbol; kept out of line (``noinline``) it is a weak
+    ``_Znwm``, which the weak-template exemption skipped since 820f57e. Both were paid
+    1.0 beside the test (lifting off); both are refused, by the text and by the object."""
+    _needs("cpp")
+    test = (
+        "#undef NDEBUG\n#include<assert.h>\nbool issame(vector<int> a,vector<int>b){\n"
+        "    if (a.size()!=b.size()) return false;\n"
+        "    for (int i=0;i<a.size();i++) if (a[i]!=b[i]) return false;\n    return true;\n}\n"
+        "int main(){\n    assert (issame(sort_array({1,5,2,3,4}) , {1, 2, 3, 4, 5}));\n"
+        "    assert (issame(sort_array({1,0,2,3,4}) , {0, 1, 2, 4, 3}));\n}\n"
+    )
+    problem = {"language": "cpp", "entry_points": ["sort_array"],
+               "tests": [{"type": "assert", "code": test}]}  # fmt: skip
+    program = (
+        "#include <cstdlib>\n#include <vector>\nusing namespace std;\n"
+        "static void* cr_p[2]; static size_t cr_n[2];\n"
+        "ATTR inline void* operator new(size_t n) {\n    void* p = malloc(n ? n : 1);\n"
+        "    cr_p[0] = cr_p[1]; cr_n[0] = cr_n[1]; cr_p[1] = p; cr_n[1] = n;\n    return p;\n}\n"
+        "vector<int> sort_array(vector<int> v) {\n    int* e = (int*)cr_p[0];\n"
+        "    return vector<int>(e, e + cr_n[0] / sizeof(int));\n}\n"
+    )
+    with Verifier(VerifierSettings(workers=1, lift_asserts=False)) as beside:
+        for attr in ("", "__attribute__((noinline))"):
+            result = run(beside, problem, program.replace("ATTR", attr))
+            assert result.verdict == Verdict.compile_error, (attr, result)
+            detail = result.tests[0].detail or ""
+            assert "operator new" in detail or "_Znwm" in detail, detail
+        # the object's own check, the text's aside: a weak global symbol is not a template's
+        awk = languages._C_OBJECT_AWK
+        assert "9__gnu_cxx" in awk and "S[tabsiod]" in awk
+
+
 def test_a_host_file_included_at_compile_time_is_not_there(verifier: Verifier) -> None:
     _needs("cpp")
     secret = Path(__file__).resolve()  # exists on the host, not in the runtime root
