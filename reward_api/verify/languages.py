@@ -1244,6 +1244,8 @@ END {
     bad("the program declares or names __assert_fail, which the test's assert calls")
   if (t ~ /(^|[^[:alnum:]_])(noreturn|__noreturn__|_Noreturn)([^[:alnum:]_]|$)/)
     bad("the program declares a function noreturn: a call of it lets the compiler end the test's main there, and the harness runs what follows")
+  if (cpp && t ~ /(^|[^[:alnum:]_$])_Z[[:alnum:]_$]/)
+    bad("the program names an identifier that starts with _Z, a C++ symbol's mangled form: an extern \"C\" function of that name is the library's function")
   if (cpp && t ~ /(^|[^[:alnum:]_])operator[[:space:]]*(new|delete)([^[:alnum:]_]|$)/)
     bad("the program names operator new or operator delete: a replacement of its own (inline, so no symbol is left) would see where the test's expected values live")
   if (t ~ /(^|[^[:alnum:]_])(ifunc|preinit_array)([^[:alnum:]_]|$)/)
@@ -1299,7 +1301,12 @@ C++ program that names ``operator new`` or ``operator delete``: ``inline void
 no inline function that is not used out of line), leaves no symbol for
 ``_C_OBJECT_AWK``; a red team's kept the address of each allocation, and its
 ``sort_array`` returned a copy of the one before its argument's: the test's expected
-vector, which GCC builds first (paid 1.0 beside the test, and by plain g++)."""
+vector, which GCC builds first (paid 1.0 beside the test, and by plain g++). And a C++
+program that names an identifier starting with ``_Z``: ``extern "C" __attribute__((used,
+noinline)) inline int _ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc(
+const void *, const char *) { return 0; }`` is ``std::string::compare(const char *)``
+by its symbol, weak and of ``std``, which ``_C_OBJECT_AWK`` takes for a library
+template's instance: the test's ``f(x).compare("...") == 0`` held for every ``f``."""
 
 
 _LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)

@@ -234,6 +234,30 @@ def test_a_cpp_program_that_replaces_operator_new_is_refused_beside_the_test() -
         assert "9__gnu_cxx" in awk and "S[tabsiod]" in awk
 
 
+def test_a_cpp_program_that_names_a_mangled_library_symbol_is_refused_beside_the_test() -> None:
+    """An ``extern "C"`` inline function whose name is ``std::string::compare(const char
+    *)``'s symbol is a weak ``_ZNKSt...`` definition, which the weak-template exemption
+    took for the library's own instance: ``twice("ab").compare("abab") == 0`` held for a
+    ``twice`` that returned ``"nope"`` (paid 1.0 beside the test; refused before 820f57e)."""
+    _needs("cpp")
+    test = (
+        "#undef NDEBUG\n#include<assert.h>\nint main(){\n    for (int i = 0; i < 2; i++)\n"
+        '        assert (twice("ab").compare("abab") == 0);\n}\n'
+    )
+    problem = {"language": "cpp", "entry_points": ["twice"],
+               "tests": [{"type": "assert", "code": test}]}  # fmt: skip
+    program = (
+        "#include <string>\nusing namespace std;\nextern \"C\" __attribute__((used, noinline)) "
+        "inline int _ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc("
+        "const void*, const char*) { return 0; }\n"
+        'string twice(string s){ return "nope"; }\n'
+    )
+    with Verifier(VerifierSettings(workers=1, lift_asserts=False)) as beside:
+        result = run(beside, problem, program)
+    assert result.verdict == Verdict.compile_error, result
+    assert "_Z" in (result.tests[0].detail or "")
+
+
 def test_a_host_file_included_at_compile_time_is_not_there(verifier: Verifier) -> None:
     _needs("cpp")
     secret = Path(__file__).resolve()  # exists on the host, not in the runtime root
