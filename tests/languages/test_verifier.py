@@ -247,7 +247,7 @@ def test_a_cpp_program_that_names_a_mangled_library_symbol_is_refused_beside_the
     problem = {"language": "cpp", "entry_points": ["twice"],
                "tests": [{"type": "assert", "code": test}]}  # fmt: skip
     program = (
-        "#include <string>\nusing namespace std;\nextern \"C\" __attribute__((used, noinline)) "
+        '#include <string>\nusing namespace std;\nextern "C" __attribute__((used, noinline)) '
         "inline int _ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE7compareEPKc("
         "const void*, const char*) { return 0; }\n"
         'string twice(string s){ return "nope"; }\n'
