@@ -43,6 +43,7 @@ import math
 import operator
 import re
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -349,6 +350,15 @@ def _holds(check: Check, kind: str, value: Any) -> bool:
 
 def decide(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | None:
     """The compiled judge's outcome on the recorder's lines, or None where it must run."""
+    return _decide(values, rec, _value, lambda kind: kind)
+
+
+def _decide(
+    values: tuple[Check, ...], rec: lifted.Recorded, read: Callable[[str, str], Any],
+    c_kind: Callable[[str], str],
+) -> lifted.Judged | None:  # fmt: skip
+    """C's and C++'s ``decide``: each value line read by ``read`` (of its recorded type),
+    compared as C does with the type ``c_kind`` names."""
     channel = rec.channel
     if rec.types is None or len(channel) >= MAX_CHANNEL or len(rec.types) != len(values):
         return None
@@ -357,10 +367,10 @@ def decide(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | N
         for k, check in enumerate(values):
             if k >= len(lines):
                 return lifted.Judged("ran_out")
-            value = _value(rec.types[k], lines[k])
+            value = read(rec.types[k], lines[k])
             if value is _MALFORMED:
                 return lifted.Judged("failed", "the recorded values are malformed")
-            if not _holds(check, rec.types[k], value):
+            if not _holds(check, c_kind(rec.types[k]), value):
                 return lifted.Judged("failed", "the test aborted")
     except _Refuse:
         return None
@@ -413,19 +423,4 @@ def _value_cpp(kind: str, line: str) -> Any:
 
 def decide_cpp(values: tuple[Check, ...], rec: lifted.Recorded) -> lifted.Judged | None:
     """The C++ judge's outcome on the recorder's lines, or None where it must run."""
-    channel = rec.channel
-    if rec.types is None or len(channel) >= MAX_CHANNEL or len(rec.types) != len(values):
-        return None
-    lines = channel[:-1].split("\n")[1:]
-    try:
-        for k, check in enumerate(values):
-            if k >= len(lines):
-                return lifted.Judged("ran_out")
-            value = _value_cpp(rec.types[k], lines[k])
-            if value is _MALFORMED:
-                return lifted.Judged("failed", "the recorded values are malformed")
-            if not _holds(check, _CPP_KIND.get(rec.types[k], rec.types[k]), value):
-                return lifted.Judged("failed", "the test aborted")
-    except _Refuse:
-        return None
-    return lifted.Judged("passed")
+    return _decide(values, rec, _value_cpp, lambda kind: _CPP_KIND.get(kind, kind))

@@ -477,12 +477,12 @@ comparison before it held), 4 on a line the recorder would not write."""
 _LINE = re.compile(r"(?:e|h(?:[0-9a-f]{2})*)\n")
 
 
-def read(channel: Any, calls: int) -> lifted.Recorded | None:
+def read(channel: Any, calls: int, line: re.Pattern[str] = _LINE) -> lifted.Recorded | None:
     """The recorder's lines (the judge's stdin), or None when the channel holds anything
-    else (a line out of the alphabet, a cut line, more values than calls)."""
+    else (a line out of the alphabet ``line``, a cut line, more values than calls)."""
     if not isinstance(channel, str) or not channel.isascii():
         return None
-    lines = _LINE.findall(channel)
+    lines = line.findall(channel)
     if sum(map(len, lines)) != len(channel) or len(lines) > calls:
         return None
     return lifted.Recorded([], channel)

@@ -821,14 +821,9 @@ _LINE = re.compile(r"v(?:[0-9a-f]{2})*\n")
 
 
 def read(channel: Any, calls: int) -> lifted.Recorded | None:
-    """The recorder's lines, or None when the channel holds anything else (a line out of
-    the alphabet, a cut line, more values than calls)."""
-    if not isinstance(channel, str) or not channel.isascii():
-        return None
-    lines = _LINE.findall(channel)
-    if sum(map(len, lines)) != len(channel) or len(lines) > calls:
-        return None
-    return lifted.Recorded([], channel)
+    """The recorder's lines, or None when the channel holds anything else (``lifted_go``'s
+    reader, with this recorder's alphabet)."""
+    return lifted_go.read(channel, calls, _LINE)
 
 
 class _Opaque:
