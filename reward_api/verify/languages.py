@@ -1514,7 +1514,7 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         test = compiled_eq.qualify_cpp_std_calls(test, program, keep)
         test = compiled_eq.check_cpp_program_calls(test, program, ns)
         test = compiled_eq.check_cpp_std_names(test) + test
-        test = compiled_eq.cpp_eq(ns) + compiled_eq.rewrite_cpp_equalities(test, ns)
+        test = compiled_eq.cpp_eq(ns, test) + compiled_eq.rewrite_cpp_equalities(test, ns)
     gate = ('extern "C" ' if cpp else "") + f"void __cr_gate_{tag}(void);\n"
     return (
         f"{program}\n"
