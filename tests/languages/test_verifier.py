@@ -15,7 +15,7 @@ import pytest
 from pydantic import ValidationError
 
 from reward_api.schemas import Problem, Sample, Verdict, canonical_language
-from reward_api.verify import languages
+from reward_api.verify import compiled_eq, languages
 from reward_api.verify.pipeline import Job, Verifier, VerifierSettings
 from tests.conftest import run
 
@@ -196,6 +196,54 @@ def test_library_templates_a_cpp_program_instantiates_are_not_its_definitions(
     result = run(verifier, problem, weak)
     assert result.verdict == Verdict.compile_error, result
     assert "library" in (result.tests[0].detail or "")
+
+
+CONTAINERS = {
+    # (the program's includes, its function, the test's comparison): each container's
+    # own equality (in order; unordered; optional's nullopt)
+    "vector": ("#include <vector>", "vector<int> f(int n){ return vector<int>(n, 7); }",
+               "f(i) == vector<int>(i, 7)"),
+    "deque": ("#include <deque>", "deque<int> f(int n){ return deque<int>(n, 7); }",
+              "f(i) == deque<int>(i, 7)"),
+    "map": ("#include <map>", "map<int,int> f(int n){ map<int,int> m; for (int k=0;k<n;k++) m[k]=k*k; return m; }",
+            "f(i).size() == (size_t)i && f(3) == map<int, int>{{0, 0}, {1, 1}, {2, 4}}"),
+    "unordered_set": ("#include <unordered_set>",
+                      "unordered_set<int> f(int n){ unordered_set<int> s; for (int k=n;k>0;k--) s.insert(k); return s; }",
+                      "f(i).size() == (size_t)i && f(3) == unordered_set<int>{3, 1, 2}"),
+    "optional": ("#include <optional>", "optional<int> f(int n){ if (n) return n; return nullopt; }",
+                 "(f(i) == nullopt) == (i == 0)"),
+    "tuple": ("#include <tuple>", "tuple<int,char> f(int n){ return {n, 'x'}; }",
+              "f(i) == make_tuple(i, 'x')"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", sorted(CONTAINERS))
+def test_a_cpp_containers_equality_beside_the_test_where_only_the_program_includes_it(
+    name: str,
+) -> None:
+    """Beside the test (a loop: not lifted), the trusted equality knows a container from the
+    program's own includes (``compiled_eq.cpp_eq``: its header's guard), or from the test's
+    when the test includes one: right programs pass, wrong ones fail, the same both ways."""
+    _needs("cpp")
+    include, function, check = CONTAINERS[name]
+    wrong = function.replace("7", "8").replace("k*k", "k+k").replace("'x'", "'y'")
+    wrong = wrong.replace("insert(k)", "insert(k + 1)")
+    wrong = wrong.replace("if (n) return n;", "if (n > 1) return n;")
+    assert wrong != function
+    loop = f"int main(){{\n    for (int i = 0; i < 4; i++) assert ({check});\n}}\n"
+    with Verifier(VerifierSettings(workers=1, lift_asserts=False)) as beside:
+        for test_includes in ("", f"{include}\n"):
+            test = f"#undef NDEBUG\n#include<assert.h>\n{test_includes}{loop}"
+            problem = {"language": "cpp", "tests": [{"type": "assert", "code": test}]}
+            program = f"{include}\n#include <cstddef>\nusing namespace std;\n{function}\n"
+            right = run(beside, problem, program)
+            assert right.accepted, (name, test_includes, right.tests[0])
+            failed = run(beside, problem, program.replace(function, wrong))
+            assert failed.verdict == Verdict.wrong_answer, (name, failed.tests[0])
+    assert (
+        compiled_eq.cpp_eq("ns", "#include <assert.h>\nint main(){}").count("#define ns_EVERY") == 0
+    )
+    assert compiled_eq.cpp_eq("ns", "#include <map>\nint main(){}").count("#define ns_EVERY") == 1
 
 
 def test_a_cpp_program_that_replaces_operator_new_is_refused_beside_the_test() -> None:
