@@ -510,7 +510,7 @@ def judge(test: str, lift: Plan, types: list[str] | None, using: str) -> str:
              for d, t in zip(declared, types, strict=True)]  # fmt: skip
     code = _test_as_judge(test, lift, [f"__cr_lift::take<{t}>({k})" for k, t in enumerate(kinds)])
     return (
-        "#include <bits/stdc++.h>\n"
+        "#include <bits/stdc++.h>\n#define __CR_LIFT_JUDGE 1\n"
         f"{harness()}\n{using}\n{code}\n"
         "/* codereward: the judge's entry */\n"
         "template <class F> int __cr_run_test(F f, int argc, char **argv) {\n"

@@ -383,7 +383,7 @@ def _decide(
 # ``true``, ``false`` and ``not`` as C++ has them, and a ``std::string`` result against a
 # plain string literal (``==``, ``!=``): decided here as the judge would, from the C++
 # recorder's types' line (``lifted.spell``) and value lines (``t``/``f``, ``i<decimal>;``,
-# ``d<shortest>;``, ``x<n>:<hex>``; a line in another form, which the recorder does not
+# ``d<%.17g>;``, ``x<n>:<hex>``; a line in another form, which the recorder does not
 # write, goes to the judge).
 _CPP_KIND = {"bool": "_Bool"}
 _CPP_INT = re.compile(r"i(-?[0-9]{1,20});")
