@@ -77,6 +77,13 @@ def _shared_runner_dir() -> str:
         return _runner_dir
 
 
+def shared_runner_dir() -> Path:
+    """The host's copy of the runner that every cell of this process binds read-only at
+    ``RUNNER_MOUNT`` (where its runtime root has that folder): what the host writes in it
+    later, each cell sees, and none can write (``reward_api.verify.headers``)."""
+    return Path(_shared_runner_dir())
+
+
 RUNNER_DIR_PREFIX = "codereward-runner-"
 
 

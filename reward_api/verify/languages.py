@@ -924,7 +924,32 @@ def build_spec(
     return spec
 
 
-def _c_assert_build(unit: Unit) -> dict[str, Any]:
+def _c_assert_flags(recipe_name: str) -> list[str]:
+    """The compiler and the options of a C/C++ assert unit's build beside the test
+    (``_c_assert_build``): the recipe's, and these."""
+    recipe = RECIPES[recipe_name]
+    assert recipe.compile is not None
+    drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
+    flags = [a for a in recipe.compile if a not in drop]
+    cpp = recipe_name == "cpp"
+    # C: every static function of the unit, inlined or not, keeps a symbol in main.o, so
+    # ``_C_OBJECT_AWK`` reads the program's ``static int strcmp`` there (the code of the
+    # functions that ran is unchanged: the copies are only emitted beside it)
+    keep = [] if cpp else ["-fkeep-static-functions", "-fkeep-inline-functions"]
+    # and every static variable, read or not: ``static int (*const strcmp)(const char *,
+    # const char *) = mine;`` (or a C++ lambda object) is folded into direct calls of
+    # ``mine`` and leaves no symbol otherwise (the precompiled header stays valid)
+    keep.append("-fno-toplevel-reorder")
+    # a function that falls off its end or reaches ``__builtin_unreachable`` (a ``_Noreturn``
+    # one that returns) traps: GCC compiled the test's ``main`` that called it to nothing,
+    # so the harness ran whatever gold placed next (``<iostream>``'s initializer returns 0)
+    # and took it for the test's ``main`` returning 0: ``int add(int a, int b) { }`` was
+    # paid 1.0 (the precompiled header stays valid)
+    keep += ["-fsanitize=return,unreachable", "-fsanitize-undefined-trap-on-error"]
+    return [*flags, *keep]
+
+
+def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
     """The build of a C/C++ assert unit. The unit (program, then test) comes on stdin,
     then the harness (UTF-8, a lone surrogate as ``?``, as a written file would hold it).
     The unit is written to its file and compiled with the recipe's flags, stdin
@@ -950,24 +975,10 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     harness = next(f for f in unit.files if f.startswith("harness."))
     unit_bytes = unit.files[recipe.source].encode("utf-8", "replace")
     harness_bytes = unit.files[harness].encode("utf-8", "replace")
-    drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
-    cc, *flags = [a for a in recipe.compile if a not in drop]
+    cc, *flags = _c_assert_flags(unit.recipe)
     cpp = unit.recipe == "cpp"
     source = "c++" if cpp else "c"
-    # C: every static function of the unit, inlined or not, keeps a symbol in main.o, so
-    # ``_C_OBJECT_AWK`` reads the program's ``static int strcmp`` there (the code of the
-    # functions that ran is unchanged: the copies are only emitted beside it)
-    keep = [] if cpp else ["-fkeep-static-functions", "-fkeep-inline-functions"]
-    # and every static variable, read or not: ``static int (*const strcmp)(const char *,
-    # const char *) = mine;`` (or a C++ lambda object) is folded into direct calls of
-    # ``mine`` and leaves no symbol otherwise (the precompiled header stays valid)
-    keep.append("-fno-toplevel-reorder")
-    # a function that falls off its end or reaches ``__builtin_unreachable`` (a ``_Noreturn``
-    # one that returns) traps: GCC compiled the test's ``main`` that called it to nothing,
-    # so the harness ran whatever gold placed next (``<iostream>``'s initializer returns 0)
-    # and took it for the test's ``main`` returning 0: ``int add(int a, int b) { }`` was
-    # paid 1.0 (the precompiled header stays valid)
-    keep += ["-fsanitize=return,unreachable", "-fsanitize-undefined-trap-on-error"]
+    keep: list[str] = []  # in ``flags`` (``_c_assert_flags`` says why each is there)
     # the unit's own file (``cr_unit.c``): it holds the program and the test, never the
     # harness, which stays in the pipe until the unit is compiled. The unit is preprocessed
     # once (``main.i``, C++ ``main.ii``), and that very text is what the compiler compiles
@@ -982,10 +993,14 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     # it all (round 7). C++ keeps its precompiled header (``-fpch-preprocess``: the text
     # names it, the compiler loads it) unless a line of the program comes before it (a
     # ``#pragma GCC target`` would make it invalid where the compiler loads it): the unit
-    # is then preprocessed again without it
+    # is then preprocessed again without it. ``header``: the precompiled header of the
+    # program's own first includes (``reward_api.verify.headers``), whose lines the unit
+    # has blank, read first as they were (``-include``), its pragma the text's first line
     unit_file = f"cr_unit.{'cc' if cpp else 'c'}"
     kept = "main.ii" if cpp else "main.i"
     pch = ["-fpch-preprocess"] if cpp else []
+    if header is not None:
+        pch += ["-include", header]
     expand = [cc, *flags, *keep, *pch, "-E", "-x", source, unit_file, "-o", kept]
     again = ""
     if cpp:
@@ -1052,7 +1067,53 @@ def _c_assert_build(unit: Unit) -> dict[str, Any]:
     }
 
 
-def _lifted_build(recipe: Recipe) -> list[str]:
+def header_flags() -> list[str]:
+    """The options of a C++ unit's compile that a precompiled header must be built with
+    (``reward_api.verify.headers``): the compiler and its flags, no file or link option."""
+    recipe = RECIPES["cpp"]
+    assert recipe.compile is not None
+    drop = ("-o", "prog", recipe.source, GOLD, "-s", "-lm")
+    return [a for a in recipe.compile if a not in drop]
+
+
+def with_header(unit: Unit, spec: dict[str, Any], headers: Any) -> dict[str, Any]:
+    """``spec`` (``build_spec``'s, of ``unit``) compiling against the precompiled header of
+    its source's first includes where ``headers`` (``reward_api.verify.headers.Headers``)
+    has one: a C++ program's own build, a lifted test's recorder, or an assert build beside
+    the test (each with its own options, so each its own header); else ``spec``."""
+    recipe = RECIPES["cpp"]
+    if unit.recipe != "cpp" or recipe.source not in unit.files:
+        return spec
+    if "input" not in spec and set(unit.files) != {recipe.source}:
+        return spec
+    if (
+        unit.lift is None
+        and "input" not in spec
+        and spec.get("compile") != [*recipe.compile, *unit.link]
+    ):
+        return spec
+    beside = "input" in spec  # an assert build beside the test (``_c_assert_build``)
+    flags = _c_assert_flags("cpp") if beside else header_flags()
+    found = headers.apply(unit.files[recipe.source], flags)
+    if found is None:
+        return spec
+    source, header = found
+    if beside:
+        built = _c_assert_build(
+            dataclasses.replace(unit, files={**unit.files, recipe.source: source}), header
+        )
+        built["compile"] = [*built["compile"], *unit.link]
+        return {**spec, **built}
+    if unit.lift is not None:
+        compile_argv = _lifted_build(recipe, header)
+    else:
+        compile_argv = list(spec["compile"])
+        at = len(recipe.compile) - 1  # the source, last of the recipe's
+        compile_argv[at:at] = ["-include", header]
+    return {**spec, "files": {recipe.source: source}, "compile": compile_argv}
+
+
+def _lifted_build(recipe: Recipe, header: str | None = None) -> list[str]:
     """A lifted test's recorder (``reward_api.verify.lifted``): compiled with the recipe's
     flags, then its object checked (``c_object_check`` with ``preinit``: the recorder's
     own one ``.preinit_array`` entry and nothing else before ``main``), then linked. The
@@ -1063,9 +1124,10 @@ def _lifted_build(recipe: Recipe) -> list[str]:
     drop = ("-o", "prog", recipe.source, GOLD, "-s", "-lm")
     cc, *flags = [a for a in recipe.compile if a not in drop]
     libs = ["-lm"] if "-lm" in recipe.compile else []
+    include = ["-include", header] if header is not None else []
     script = (
         "set -e\n"
-        f"{shlex.join([cc, *flags, '-c', recipe.source, '-o', 'main.o'])}\n"
+        f"{shlex.join([cc, *flags, *include, '-c', recipe.source, '-o', 'main.o'])}\n"
         f"{c_object_check(cc, None, preinit=True)}"
         f"{shlex.join([cc, '-O2', '-pipe', GOLD, '-s', '-o', 'prog', 'main.o', *libs])}\n"
         "rm -f main.o\n"

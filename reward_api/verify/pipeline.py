@@ -56,6 +56,7 @@ from reward_api.schemas import (
     sandbox_error_result,
 )
 from reward_api.verify import (
+    headers,
     lifted,
     lifted_c_host,
     lifted_go,
@@ -217,6 +218,9 @@ class Verifier:
                                     self.settings.compile_time_s)  # fmt: skip
         """The judges of lifted C++ and Go assert tests (``reward_api.verify.lifted``,
         ``lifted_go``), in the checker cells of their language."""
+        self.headers = self._open_headers()
+        """Precompiled headers of C++ programs' first includes (``reward_api.verify.headers``),
+        built in C++ checker cells; None where the backend's cells cannot read them."""
 
     def __enter__(self) -> Verifier:
         return self
@@ -226,6 +230,8 @@ class Verifier:
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
+        if self.headers is not None:
+            self.headers.close()
         self.pool.close()
         self.judges.close()
         with self._pools_lock:
@@ -236,6 +242,42 @@ class Verifier:
             self._language_pools.clear()
             self._checker_pools.clear()
             self._compile_pools.clear()
+
+    def _open_headers(self) -> headers.Headers | None:
+        if self.settings.sandbox != "process" or not self.settings.precompiled_headers:
+            return None
+        from reward_api.sandbox import process
+
+        root = self.settings.language_policy(self._policy, "cpp").runtime_root
+        if not (root / process.RUNNER_MOUNT.lstrip("/")).is_dir():
+            return None  # the cells bind the runner elsewhere (``process._argv``)
+        return headers.Headers(lambda: process.shared_runner_dir() / "pch",
+                               f"{process.RUNNER_MOUNT}/pch", self.runtime,
+                               self._build_header)  # fmt: skip
+
+    def _build_header(self, header: str, flags: list[str]) -> list[Any] | None:
+        """A precompiled header's packed build (``headers.build_spec``), compiled in a C++
+        checker cell (never one that runs a program); None when it failed."""
+        from reward_api.verify import languages
+
+        compile_s = self.settings.compile_time_s
+        spec = headers.build_spec(header, flags, compile_s, languages.COMPILE_MEMORY_MB)
+        request = {"op": "sample", "builds": [spec], "tests": [], "time_s": 1.0,
+                   "memory_mb": 256, "max_output_bytes": 1 << 16,
+                   "stop_on_first_failure": False}  # fmt: skip
+        with self.checker_pool("cpp").lease() as cell:
+            cell.prepare(languages.COMPILE_CELL_MB)
+            answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=compile_s + 30)
+            if answer.get("anomaly"):
+                cell.broken = True
+        done = answer.get("builds")
+        if not isinstance(done, list) or len(done) != 1 or not isinstance(done[0], dict):
+            raise SandboxError("the header's cell answered with a malformed report")
+        if not done[0].get("ok"):
+            log.info("precompiled header not built: %s", str(done[0].get("output"))[:300])
+            return None
+        packed = done[0].get("artifact")
+        return packed if isinstance(packed, list) else None
 
     def language_pool(self, language: str) -> CellPool:
         """The warm cells of a compiled language (started as samples need them)."""
@@ -644,6 +686,9 @@ class Verifier:
             key = languages.artifact_key(spec, self.runtime) if u.expect is None else None
             keys.append(key)
             self.artifacts.mark(spec, key)
+        if self.headers is not None:  # the key is the unit's: the same artifact either way
+            build_specs = [spec if "artifact" in spec else languages.with_header(u, spec, self.headers)
+                           for u, spec in zip(units, build_specs, strict=True)]  # fmt: skip
         apart: dict[int, dict[str, Any]] = {}
         for recipe in sorted({u.recipe for u in units} & languages.COMPILED_APART):
             picked = [k for k, (u, spec) in enumerate(zip(units, build_specs, strict=True))
@@ -882,6 +927,8 @@ class Verifier:
             compile_s = min(compile_time_s or limit_s, limit_s)
             unit = languages.stdio_unit(name, code)
             spec = languages.build_spec(unit, memory_mb, compile_s)
+            if self.headers is not None:
+                spec = languages.with_header(unit, spec, self.headers)
             message.update(program=None, builds=[spec])
             message["tests"] = [{"kind": "stdio", "input": stdin, "build": 0}]
             budget += compile_s

@@ -53,6 +53,12 @@ class VerifierSettings(BaseSettings):
         "program, fed the values its calls returned, where the test's shape allows "
         "(reward_api.verify.lifted, lifted_go); off: beside the program, in its process.",
     )
+    precompiled_headers: bool = Field(
+        True,
+        description="Compile a C++ program against a precompiled header of its own first "
+        "includes, built once per header in a checker cell (reward_api.verify.headers; the "
+        "process backend: the docker backend's cells mount nothing of the host's).",
+    )
     language_roots: dict[str, Path] = Field(
         default_factory=dict,
         description="Runtime root per compiled language (process backend), e.g. "
