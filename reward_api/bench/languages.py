@@ -115,6 +115,7 @@ HANDWRITTEN: list[tuple[str, str, str, str]] = [
 # C++ in HumanEval-X's shape (its files are not in ../shared/data: ``load_humaneval_x``
 # reads them from a path): a prompt's few headers, not <bits/stdc++.h>, and tests that call
 # the function in ``assert``s (lifted) or in loops (beside the program); two programs wrong
+# (``vowels`` misses HumanEval's final ``y``, ``fib`` is off by one)
 _HX = "#include<stdio.h>\n{}using namespace std;\n"
 HANDWRITTEN += [
     ("cpp-hx", "close", _HX.format("#include<vector>\n#include<math.h>\n")
@@ -126,7 +127,7 @@ HANDWRITTEN += [
      + "int vowels_count(string s){\n    int n=0;\n    for (char c: s) if (string(\"aeiouAEIOU\").find(c)!=string::npos) n++;\n"
        "    return n;\n}\n",
      "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (vowels_count(\"abcde\") == 2);\n"
-     "    assert (vowels_count(\"Alone\") == 3);\n    assert (vowels_count(\"key\") == 1);\n}\n"),
+     "    assert (vowels_count(\"Alone\") == 3);\n    assert (vowels_count(\"key\") == 2);\n}\n"),
     ("cpp-hx", "sort_even", _HX.format("#include<vector>\n#include<algorithm>\n")
      + "vector<int> sort_even(vector<int> l){\n    vector<int> e;\n    for (int i=0;i<l.size();i+=2) e.push_back(l[i]);\n"
        "    sort(e.begin(), e.end());\n    for (int i=0;i<l.size();i+=2) l[i]=e[i/2];\n    return l;\n}\n",
