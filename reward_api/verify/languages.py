@@ -324,7 +324,8 @@ section name GCC writes into the assembly unquoted).
 Speed: one compile per build (stdio tests share their program's build, call tests of one
 entry point share theirs; a program seen
 again is unpacked from the verifier's artifact cache, keyed by files, toolchain argv and
-environment), C++ against the precompiled ``<bits/stdc++.h>``, Go with the seeded build
+environment), C++ against the precompiled ``<bits/stdc++.h>`` or a precompiled header of
+the program's own first includes (``reward_api.verify.headers``), Go with the seeded build
 cache for ``go test``, and for Java, TypeScript and JavaScript a warm compiler: javac in
 one JVM (``warm/CompileServer.java``), tsc through TypeScript's compiler API with the lib
 files parsed once, and node's own parser for ``node --check`` (``warm/compile-server.js``),
@@ -1082,15 +1083,12 @@ def with_header(unit: Unit, spec: dict[str, Any], headers: Any) -> dict[str, Any
     has one: a C++ program's own build, a lifted test's recorder, or an assert build beside
     the test (each with its own options, so each its own header); else ``spec``."""
     recipe = RECIPES["cpp"]
-    if unit.recipe != "cpp" or recipe.source not in unit.files:
+    own = recipe.compile
+    if unit.recipe != "cpp" or own is None or recipe.source not in unit.files:
         return spec
     if "input" not in spec and set(unit.files) != {recipe.source}:
         return spec
-    if (
-        unit.lift is None
-        and "input" not in spec
-        and spec.get("compile") != [*recipe.compile, *unit.link]
-    ):
+    if unit.lift is None and "input" not in spec and spec.get("compile") != [*own, *unit.link]:
         return spec
     beside = "input" in spec  # an assert build beside the test (``_c_assert_build``)
     flags = _c_assert_flags("cpp") if beside else header_flags()
@@ -1108,7 +1106,7 @@ def with_header(unit: Unit, spec: dict[str, Any], headers: Any) -> dict[str, Any
         compile_argv = _lifted_build(recipe, header)
     else:
         compile_argv = list(spec["compile"])
-        at = len(recipe.compile) - 1  # the source, last of the recipe's
+        at = len(own) - 1  # the source, last of the recipe's
         compile_argv[at:at] = ["-include", header]
     return {**spec, "files": {recipe.source: source}, "compile": compile_argv}
 
