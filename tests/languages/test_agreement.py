@@ -64,6 +64,7 @@ FLIPS = {
     ("samples", "mbxp/MBGP/362", "72"): "the model's sample of the same: a tie broken by map order",
     ("samples", "mbxp/MBCPP/340", "501"): "sums three uninitialized ints (undefined behaviour)",
     ("mutants", "mbxp/MBCPP/340", "canonical-m1"): "the canonical's same uninitialized ints",
+    ("canonical", "mbxp/MBCPP/340", "canonical"): "the canonical itself: plain flips too",
 }
 """(programs, problem, sample): programs whose verdict plain execution itself flips from
 run to run, so either disagreement is allowed. MBGP/362's mutant of model sample 72 picks
@@ -74,7 +75,9 @@ same. MBCPP/340's model sample adds three ``int``s it never initialized: run aga
 the sandboxed side agreed once in two (stop 28). Its canonical solution declares the same
 three ``int``s without initializing them, and so does its mutant: in the full mutant run
 of stop 31 the sandboxed side accepted it and plain execution failed it; run again alone
-minutes later, the sandboxed side failed it and plain execution passed it."""
+minutes later, the sandboxed side failed it and plain execution passed it. The canonical
+solution itself, in the full canonical run of stop 34: plain execution failed it while the
+verifier accepted it; three plain runs of it the same hour passed, failed and passed."""
 
 
 def _check(language: str, limit: int | None, workers: int, programs: str = "samples") -> None:
