@@ -77,6 +77,13 @@ def _shared_runner_dir() -> str:
         return _runner_dir
 
 
+def runner_mount(runtime_root: Path) -> str:
+    """Where a cell of ``runtime_root`` binds the runner: ``RUNNER_MOUNT``, or ``/opt`` where
+    the root lacks that folder (the runtime is read-only, so the mount point must exist in
+    it: build-rootfs makes it)."""
+    return RUNNER_MOUNT if (runtime_root / RUNNER_MOUNT.lstrip("/")).is_dir() else "/opt"
+
+
 def shared_runner_dir() -> Path:
     """The host's copy of the runner that every cell of this process binds read-only at
     ``RUNNER_MOUNT`` (where its runtime root has that folder): what the host writes in it
@@ -277,9 +284,7 @@ class ProcessCell(Cell):
     def _argv(self) -> list[str]:
         p = self.policy
         uid = str(p.sandbox_uid)
-        # the runtime is read-only, so the mount point must exist in it (build-rootfs makes it)
-        has_dir = (p.runtime_root / RUNNER_MOUNT.lstrip("/")).is_dir()
-        self._mount = RUNNER_MOUNT if has_dir else "/opt"
+        self._mount = runner_mount(p.runtime_root)
         bwrap = [
             "bwrap",
             "--unshare-all",

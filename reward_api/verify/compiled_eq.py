@@ -663,14 +663,10 @@ template <class T, std::size_t N> struct seq<std::array<T, N>> { static constexp
 #endif
 #ifdef NS_SET
 template <class T, class C, class A> struct seq<std::set<T, C, A>> { static constexpr bool value = true; };
-#endif
-#ifdef NS_SET
 template <class T, class C, class A> struct seq<std::multiset<T, C, A>> { static constexpr bool value = true; };
 #endif
 #ifdef NS_MAP
 template <class K, class V, class C, class A> struct seq<std::map<K, V, C, A>> { static constexpr bool value = true; };
-#endif
-#ifdef NS_MAP
 template <class K, class V, class C, class A> struct seq<std::multimap<K, V, C, A>> { static constexpr bool value = true; };
 #endif
 template <class T> struct uset { static constexpr bool value = false; };
@@ -716,20 +712,12 @@ template <class T, std::size_t N> struct trusted<std::array<T, N>> { static cons
 #endif
 #ifdef NS_SET
 template <class T> struct trusted<std::set<T>> { static constexpr bool value = trusted_v<T>; };
-#endif
-#ifdef NS_SET
 template <class T> struct trusted<std::set<T, std::greater<T>>> { static constexpr bool value = trusted_v<T>; };
-#endif
-#ifdef NS_SET
 template <class T> struct trusted<std::multiset<T>> { static constexpr bool value = trusted_v<T>; };
 #endif
 #ifdef NS_MAP
 template <class K, class V> struct trusted<std::map<K, V>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
-#endif
-#ifdef NS_MAP
 template <class K, class V> struct trusted<std::map<K, V, std::greater<K>>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
-#endif
-#ifdef NS_MAP
 template <class K, class V> struct trusted<std::multimap<K, V>> { static constexpr bool value = trusted_v<K> && trusted_v<V>; };
 #endif
 #ifdef NS_USET
@@ -759,8 +747,6 @@ template <class T> struct trusted<std::_Rb_tree_const_iterator<T>> { static cons
 #endif
 #ifdef NS_LIST
 template <class T> struct trusted<std::_List_iterator<T>> { static constexpr bool value = trusted_v<T>; };
-#endif
-#ifdef NS_LIST
 template <class T> struct trusted<std::_List_const_iterator<T>> { static constexpr bool value = trusted_v<T>; };
 #endif
 #if defined(NS_USET) || defined(NS_UMAP)

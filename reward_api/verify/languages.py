@@ -925,13 +925,17 @@ def build_spec(
     return spec
 
 
+def _compile_flags(recipe: Recipe) -> list[str]:
+    """A C/C++ recipe's compiler and options, without its files and its link's options."""
+    assert recipe.compile is not None
+    drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
+    return [a for a in recipe.compile if a not in drop]
+
+
 def _c_assert_flags(recipe_name: str) -> list[str]:
     """The compiler and the options of a C/C++ assert unit's build beside the test
     (``_c_assert_build``): the recipe's, and these."""
-    recipe = RECIPES[recipe_name]
-    assert recipe.compile is not None
-    drop = ("-o", "prog", recipe.source, "-lm", GOLD, "-s")
-    flags = [a for a in recipe.compile if a not in drop]
+    flags = _compile_flags(RECIPES[recipe_name])
     cpp = recipe_name == "cpp"
     # C: every static function of the unit, inlined or not, keeps a symbol in main.o, so
     # ``_C_OBJECT_AWK`` reads the program's ``static int strcmp`` there (the code of the
@@ -976,10 +980,9 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
     harness = next(f for f in unit.files if f.startswith("harness."))
     unit_bytes = unit.files[recipe.source].encode("utf-8", "replace")
     harness_bytes = unit.files[harness].encode("utf-8", "replace")
-    cc, *flags = _c_assert_flags(unit.recipe)
+    cc, *flags = _c_assert_flags(unit.recipe)  # with the options it says why it keeps
     cpp = unit.recipe == "cpp"
     source = "c++" if cpp else "c"
-    keep: list[str] = []  # in ``flags`` (``_c_assert_flags`` says why each is there)
     # the unit's own file (``cr_unit.c``): it holds the program and the test, never the
     # harness, which stays in the pipe until the unit is compiled. The unit is preprocessed
     # once (``main.i``, C++ ``main.ii``), and that very text is what the compiler compiles
@@ -1002,7 +1005,7 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
     pch = ["-fpch-preprocess"] if cpp else []
     if header is not None:
         pch += ["-include", header]
-    expand = [cc, *flags, *keep, *pch, "-E", "-x", source, unit_file, "-o", kept]
+    expand = [cc, *flags, *pch, "-E", "-x", source, unit_file, "-o", kept]
     again = ""
     if cpp:
         whole = [a for a in expand if a not in (f"-I{PCH_DIR}", "-fpch-preprocess")]
@@ -1010,7 +1013,7 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
             f"if awk {shlex.quote(_PCH_LATE_AWK)} {kept}; then "
             f"{shlex.join(whole)} < /dev/null; fi\n"
         )
-    compile_unit = [cc, *flags, *keep, "-x", f"{source}-cpp-output" if cpp else "cpp-output",
+    compile_unit = [cc, *flags, "-x", f"{source}-cpp-output" if cpp else "cpp-output",
                     kept, "-c", "-o", "main.o"]  # fmt: skip
     libs = ["-lm"] if "-lm" in recipe.compile else []
     # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
@@ -1071,10 +1074,7 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
 def header_flags() -> list[str]:
     """The options of a C++ unit's compile that a precompiled header must be built with
     (``reward_api.verify.headers``): the compiler and its flags, no file or link option."""
-    recipe = RECIPES["cpp"]
-    assert recipe.compile is not None
-    drop = ("-o", "prog", recipe.source, GOLD, "-s", "-lm")
-    return [a for a in recipe.compile if a not in drop]
+    return _compile_flags(RECIPES["cpp"])
 
 
 def with_header(unit: Unit, spec: dict[str, Any], headers: Any) -> dict[str, Any]:
@@ -1119,8 +1119,7 @@ def _lifted_build(recipe: Recipe, header: str | None = None) -> list[str]:
     program's: only that line decides whether the test goes back beside the program, so
     no code of the program's may run before it."""
     assert recipe.compile is not None
-    drop = ("-o", "prog", recipe.source, GOLD, "-s", "-lm")
-    cc, *flags = [a for a in recipe.compile if a not in drop]
+    cc, *flags = _compile_flags(recipe)
     libs = ["-lm"] if "-lm" in recipe.compile else []
     include = ["-include", header] if header is not None else []
     script = (

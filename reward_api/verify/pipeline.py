@@ -249,8 +249,8 @@ class Verifier:
         from reward_api.sandbox import process
 
         root = self.settings.language_policy(self._policy, "cpp").runtime_root
-        if not (root / process.RUNNER_MOUNT.lstrip("/")).is_dir():
-            return None  # the cells bind the runner elsewhere (``process._argv``)
+        if process.runner_mount(root) != process.RUNNER_MOUNT:
+            return None  # the cells bind the runner over the root's /opt
         return headers.Headers(lambda: process.shared_runner_dir() / "pch",
                                f"{process.RUNNER_MOUNT}/pch", self.runtime,
                                self._build_header)  # fmt: skip
