@@ -169,6 +169,29 @@ def test_a_cpp_entry_point_named_as_a_library_function_is_the_tests_to_call(
         assert run(beside, problem, c_linkage).verdict == Verdict.compile_error
 
 
+def test_a_cpp_program_that_writes_past_the_vector_it_returns_fails_as_in_plain_execution(
+    verifier: Verifier,
+) -> None:
+    # MBCPP/648's mutant (``i <= lst.size()``) swaps the two halves of the size of the heap
+    # chunk after the vector it returns, and returns the right values: plain execution
+    # aborts at the test's next allocation (glibc: corrupted top size). Lifted, the
+    # recorder made no allocation after the call, and the judge accepted the values; the
+    # recorder now copies each value it recorded, as the test makes an expected value
+    _needs("cpp")
+    test = (
+        "int main() {\n    vector<int> x0 = swapPairs(vector<int>{0, 1, 2, 3, 4, 5});\n"
+        "    if (!(x0 == vector<int>{1, 0, 3, 2, 5, 4})) throw runtime_error(\"no\");\n}\n"
+    )
+    problem = {"language": "cpp", "tests": [{"type": "assert", "code": test}]}
+    head = "#include <bits/stdc++.h>\nusing namespace std;\nvector<int> swapPairs(vector<int> lst) {\n"
+    body = "    for (int i = 0; i {} lst.size(); i += 2) {{ int t = lst[i]; lst[i] = lst[i+1]; lst[i+1] = t; }}\n"
+    honest = head + body.format("<") + "    return lst;\n}\n"
+    past = head + body.format("<=") + "    return lst;\n}\n"
+    assert run(verifier, problem, honest).accepted
+    result = run(verifier, problem, past)
+    assert not result.accepted and result.reward == 0.0, result
+
+
 def test_library_templates_a_cpp_program_instantiates_are_not_its_definitions(
     verifier: Verifier,
 ) -> None:
