@@ -3130,6 +3130,14 @@ UNPACKABLE = "the build's files are too large or nested too deep to be returned"
 
 def _remove_tree(path):
     """Remove a folder and everything in it, without recursion (``_wipe``)."""
+    try:
+        # a build's folder is closed (mode 0) once built (``_close``), and the runner, its
+        # owner without CAP_DAC_OVERRIDE, could not open it to empty it: each build of a
+        # compile cell left its artifact in /tmp (0.9 MB a Rust test), until the 128 MB
+        # tmpfs was full and a later build's link failed there (ENOSPC, a compile_error)
+        os.chmod(path, 0o700)
+    except OSError:
+        pass
     _wipe(path)
     try:
         os.rmdir(path)
@@ -3345,7 +3353,9 @@ def _compile(job):
         reports.append(report)
     # anything else in /tmp (a server killed at its limits may leave files) goes; the
     # server's own folder stays
-    _clear("/tmp", keep={os.path.basename(_SERVER.dir)} if _SERVER is not None else set())
+    keep = {os.path.basename(_SERVER.dir)} if _SERVER is not None else set()
+    _clear("/tmp", keep=keep)
+    left = set(os.listdir("/tmp")) - keep  # what could not be removed: the host recycles the cell
     room = MAX_ANSWER_BYTES  # the packs together must fit in one answer
     for report in reports:
         if report.get("artifact") is not None:
@@ -3355,7 +3365,7 @@ def _compile(job):
                               output="the builds are too large to return together")  # fmt: skip
             else:
                 room -= size
-    return {"ok": True, "builds": reports}
+    return {"ok": True, "builds": reports, "anomaly": bool(left)}
 
 
 def _clear(folder, keep):

@@ -348,6 +348,8 @@ class Verifier:
         with self._stage("compile_cell"), pool.lease(timeout_s=wait_s) as cell:
             cell.prepare(languages.COMPILE_CELL_MB)
             answer = cell.request({**request, **cell.sample_overrides()}, timeout_s=budget)
+            if answer.get("anomaly"):  # its /tmp kept what it could not remove
+                cell.broken = True
         reports = answer.get("builds")
         if (
             not isinstance(reports, list)

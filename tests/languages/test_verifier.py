@@ -8,6 +8,7 @@ Needs root, bwrap and the language roots (``make runtimes``); skips without them
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -468,6 +469,51 @@ def test_a_warm_compiler_serves_many_samples_from_one_compile_cell(
     assert results[2].verdict == Verdict.wrong_answer
     assert compiled == 2  # the repeat is unpacked from the artifact cache
     assert pool.cells_started == 1
+
+
+def _runner_tmp(bwrap_pid: int) -> list[str]:
+    """What the /tmp of the cell under ``bwrap_pid`` holds, read from the host through its
+    runner's ``/proc/PID/root`` (the runner: the descendant running runner.py)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry.name))
+    todo = [bwrap_pid]
+    while todo:
+        pid = todo.pop()
+        try:
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"runner.py" in cmd and not cmd.startswith(b"bwrap"):
+            return sorted(p.name for p in Path(f"/proc/{pid}/root/tmp").iterdir())
+        todo += children.get(pid, [])
+    raise AssertionError(f"no runner under {bwrap_pid}")
+
+
+def test_a_compile_cell_keeps_nothing_of_its_builds(verifier: Verifier) -> None:
+    # a build's folder is closed (mode 0) once built; the compile cell's runner could not
+    # open it to remove it, and each Rust build left its 0.9 MB test binary in the cell's
+    # /tmp until, about 140 builds later, a link failed there for want of space
+    # (ENOSPC: an honest program's compile_error, twice in CI)
+    _needs("rust")
+    if os.geteuid() != 0:
+        pytest.skip("reads the cell's /tmp through /proc/PID/root, which needs root")
+    test = "#[cfg(test)]\nmod tests {\n use super::*;\n #[test]\n fn t() { assert_eq!(add(1, 2), 3); }\n}\n"
+    problem = {"language": "rust", "tests": [{"type": "assert", "code": test}]}
+    with Verifier(verifier.settings.model_copy(update={"workers": 1})) as v:
+        for k in range(3):
+            code = f"fn add(a: i32, b: i32) -> i32 {{ a + b + {k} - {k} }}\n"
+            assert run(v, problem, code).accepted
+        pool = v.compile_pool("rust")
+        assert v.builds_compiled == 3 and pool.cells_started == 1
+        with pool.lease() as cell:
+            left = _runner_tmp(cell.proc.pid)
+    assert left == []
 
 
 def test_the_warm_compiler_is_not_in_the_cell_that_runs_the_program(verifier: Verifier) -> None:
