@@ -181,10 +181,12 @@ def test_a_cpp_program_that_writes_past_the_vector_it_returns_fails_as_in_plain_
     _needs("cpp")
     test = (
         "int main() {\n    vector<int> x0 = swapPairs(vector<int>{0, 1, 2, 3, 4, 5});\n"
-        "    if (!(x0 == vector<int>{1, 0, 3, 2, 5, 4})) throw runtime_error(\"no\");\n}\n"
+        '    if (!(x0 == vector<int>{1, 0, 3, 2, 5, 4})) throw runtime_error("no");\n}\n'
     )
     problem = {"language": "cpp", "tests": [{"type": "assert", "code": test}]}
-    head = "#include <bits/stdc++.h>\nusing namespace std;\nvector<int> swapPairs(vector<int> lst) {\n"
+    head = (
+        "#include <bits/stdc++.h>\nusing namespace std;\nvector<int> swapPairs(vector<int> lst) {\n"
+    )
     body = "    for (int i = 0; i {} lst.size(); i += 2) {{ int t = lst[i]; lst[i] = lst[i+1]; lst[i+1] = t; }}\n"
     honest = head + body.format("<") + "    return lst;\n}\n"
     past = head + body.format("<=") + "    return lst;\n}\n"
