@@ -729,11 +729,15 @@ def lifted_go_unit(
     test (``lifted_go_testify.runs_under_go_test``)."""
     from reward_api.verify import lifted_go_testify  # it reads Go's values with lifted_go_host
 
+    testify = isinstance(shape, lifted_go_testify.Plan)
+    if testify:
+        program = _go_without_testify(program)
     imports, uses, untrusted = _go_test_imports(program, test)
+    if testify:
+        imports, uses = _go_unbound(program, imports, uses, _GO_TESTIFY)
     if untrusted or _go_predeclared(program) or _go_header(program) is None:
         return None
     tag = lifted.tag(program, test)
-    testify = isinstance(shape, lifted_go_testify.Plan)
     if testify and lifted_go_testify.runs_under_go_test(program):
         return None
     code = _GO_LITERAL.sub(" ", test)
@@ -2288,6 +2292,55 @@ def _go_test_imports(program: str, test: str) -> tuple[str, str, str | None]:
         imports.append(f'{name} "{path}"')
         uses.append(f"var _ = {name}.{symbol}\n")
     return "; ".join(imports), "".join(uses), untrusted
+
+
+_GO_TESTIFY = {"assert": "github.com/stretchr/testify/assert",
+               "require": "github.com/stretchr/testify/require"}  # fmt: skip
+
+
+def _go_without_testify(program: str) -> str:
+    """The program with its imports of testify's packages blanked (spaces: its lines stay)
+    where it names the package nowhere else: HumanEval-X's Go program starts with the
+    test's own imports (``testing`` and testify's ``assert``), which only the test uses.
+    The lifted recorder calls none of testify (the host compares as it would), and their
+    link (``assert`` imports ``net/http``) was most of its build: ``go test -c`` about
+    0.38 s on one core against 0.21 without. A program that names ``assert`` (its own
+    ``func assert``, a call of it) keeps the import, so it compiles or fails as under ``go
+    test``; one that names it nowhere compiles the same without it."""
+    toks = lifted_go.tokens(program)
+    if not toks:
+        return program
+    cut: list[tuple[int, int]] = []
+    for a, b in lifted_go.statements(toks, 0, len(toks)):
+        if toks[a].text != "import" or a + 1 >= b:
+            continue
+        group = toks[a + 1].text == "("
+        specs = lifted_go.statements(toks, a + 2, toks[a + 1].match) if group else [(a + 1, b)]
+        for x, y in specs:
+            if y - x not in (1, 2) or toks[y - 1].kind != "lit":
+                continue
+            path = toks[y - 1].text[1:-1]
+            name = toks[x].text if y - x == 2 else path.rsplit("/", 1)[-1]
+            if path not in _GO_TESTIFY.values() or name in ("_", "."):
+                continue
+            uses = sum(1 for t in toks if t.kind == "id" and t.text == name)
+            if uses == (1 if y - x == 2 else 0):  # its own name in the spec, if written
+                cut.append((toks[a if not group else x].start, toks[y - 1].end))
+    for start, end in reversed(cut):
+        program = program[:start] + re.sub(r"[^\n]", " ", program[start:end]) + program[end:]
+    return program
+
+
+def _go_unbound(program: str, imports: str, uses: str, names: dict[str, str]) -> tuple[str, str]:
+    """``_go_test_imports``' imports and uses less those of ``names`` that the program
+    never names (``_go_without_testify``: the recorder has no use for them, and no
+    program that names none of them compiles otherwise without them)."""
+    words = {t.text for t in lifted_go.tokens(program) if t.kind == "id"}
+    dropped = set(names) - words
+    kept = [i for i in imports.split("; ") if i and i.split()[0] not in dropped]
+    lines = [u for u in uses.splitlines(keepends=True)
+             if u.removeprefix("var _ = ").split(".")[0] not in dropped]  # fmt: skip
+    return "; ".join(kept), "".join(lines)
 
 
 def _go_imports(program: str, imports: str) -> str:

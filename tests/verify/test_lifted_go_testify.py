@@ -319,3 +319,34 @@ def test_lines_the_recorder_would_not_write_fail_the_test():
             assert lifted_go_testify.decide(host, rec).outcome == "failed", bare
     assert lifted_go_testify.read(f"v{five}\nv{five}\nv{five}\n", 2) is None  # one too many
     assert lifted_go_testify.read("x\n", 2) is None
+
+
+@pytest.mark.parametrize(
+    ("program", "kept"),
+    [
+        # the dataset's setup: blanked, the group left (an empty group is Go)
+        ('package main\nimport (\n    "testing"\n    "github.com/stretchr/testify/assert"\n)\n',
+         False),
+        # a lone import declaration goes whole, its keyword too
+        ('package main\nimport "github.com/stretchr/testify/assert"\nfunc F() {}\n', False),
+        # a name of its own that nothing else names; require too
+        ('package main\nimport (a "github.com/stretchr/testify/assert"; '
+         '"github.com/stretchr/testify/require")\n', False),
+        # named elsewhere: a call, a declaration, the name given to another spec
+        ('package main\nimport "github.com/stretchr/testify/assert"\n'
+         "func F() bool { return assert.ObjectsAreEqual(1, 1) }\n", True),
+        ('package main\nimport "github.com/stretchr/testify/assert"\nvar assert = 1\n', True),
+        ('package main\nimport (a "github.com/stretchr/testify/assert")\nvar _ = a.Equal\n', True),
+        # blank and dot imports bind no name of testify's: kept as written
+        ('package main\nimport _ "github.com/stretchr/testify/assert"\n', True),
+        ('package main\nimport . "github.com/stretchr/testify/assert"\n', True),
+        # another package's path, and a path that only ends like testify's
+        ('package main\nimport assert "example.com/assert"\n', True),
+    ],
+)  # fmt: skip
+def test_testify_imports_the_program_names_nowhere_else_are_blanked(program: str, kept: bool):
+    out = languages._go_without_testify(program)
+    assert len(out) == len(program) and out.count("\n") == program.count("\n")
+    assert out == program if kept else "stretchr" not in out
+    if not kept and "import (" not in program:
+        assert "import" not in out  # a lone declaration's keyword alone would not parse

@@ -219,6 +219,14 @@ FORGED_BARE = HEAD.replace('"testing"', '"os"\n    "testing"') + (
     '\nfunc Add(a int, b int) int {\n\tf := os.NewFile(3, "pass")\n'
     '\tf.WriteString("v54\\nv54\\nv54\\n")\n\tos.Exit(0)\n\treturn 0\n}\n'
 )
+# the recorder builds without testify where the program names it nowhere else (its link
+# was most of the build): a program's own `assert` still meets the import, as under `go
+# test` ("assert redeclared"), and one that calls testify itself keeps it and passes
+OWN_ASSERT = HONEST_ADD + "\nfunc assert(ok bool) bool {\n\treturn ok\n}\n"
+USES_TESTIFY = HEAD + (
+    "\nfunc Add(a int, b int) int {\n\tif !assert.ObjectsAreEqual(a, a) {\n\t\treturn 0\n\t}\n"
+    "\treturn a + b\n}\n"
+)
 # its own test function, which fails: `go test` runs it beside the test, so the program is
 # not lifted, and fails there
 OWN_FAILING_TEST = HONEST_ADD + '\nfunc TestOwn(t *testing.T) {\n\tt.Error("no")\n}\n'
@@ -253,6 +261,8 @@ BATCH = Batch(
         control("large-answer-not-equal", asserts(LARGE, language="go"), LARGE_ANSWER),
         exploit("forged-bare-value", ADD_P, FORGED_BARE),
         control("true-of-two-results", asserts(TRUE_OF_TWO, language="go"), TWO_RESULTS),
+        exploit("own-func-assert", ADD_P, OWN_ASSERT),
+        control("calls-testify-itself", ADD_P, USES_TESTIFY),
     ],
 )  # fmt: skip
 EXPECTED = {
@@ -270,12 +280,14 @@ EXPECTED = {
     "forged-every-line": Verdict.wrong_answer,
     "vet-error": Verdict.compile_error,
     "forged-bare-value": Verdict.wrong_answer,
+    "own-func-assert": Verdict.compile_error,
 }
 SAME_BESIDE = ["named-int", "int64-for-int", "nil-for-empty", "wrong-then-panic",
                "right-then-panic", "wrong-then-hang", "right-then-hang", "exit-in-a-call",
                "exit-in-init", "humaneval-x-shape", "own-main", "mixed-results", "vet-error",
                "fields-and-methods-named-main", "true-of-two-results",
-               "large-answer-not-equal"]  # fmt: skip
+               "large-answer-not-equal", "own-func-assert",
+               "calls-testify-itself"]  # fmt: skip
 """Cases whose verdict beside the program (lifting off) must be the lifted one (a call of
 the test's own function fails both ways, by another verdict: the gate's exit beside the
 test, a stub's compile error lifted)."""
@@ -319,6 +331,22 @@ def test_the_candidates_build_holds_no_expected_value():
     source = "".join(units[0].files.values())
     assert "zq-expected-value-731-abcdef-qz" not in source
     assert "assert.Equal(" not in source and "func TestSecret" not in source
+
+
+def test_the_recorder_links_testify_only_where_the_program_names_it():
+    def source(code: str) -> str:
+        problem = Problem.model_validate({"id": "p", **ADD_P})
+        units, _ = languages.units_for(problem, code, [0], lambda unit: True)
+        assert units[0].lift is not None
+        return "".join(units[0].files.values())
+
+    plain = source(HONEST_ADD)
+    assert "stretchr" not in plain
+    # the import blanked in place: the program's lines keep their numbers
+    spec = '"github.com/stretchr/testify/assert"'
+    assert HONEST_ADD.split("\n", 1)[1].replace(spec, " " * len(spec)) in plain
+    assert "github.com/stretchr/testify/assert" in source(OWN_ASSERT)
+    assert "github.com/stretchr/testify/assert" in source(USES_TESTIFY)
 
 
 def _beside(verifier: Verifier) -> Verifier:
