@@ -72,7 +72,8 @@ TypeScript on a plain ``node main.js``, never from the sandbox's startup snapsho
 agreement checks that the snapshot changes no verdict."""
 BENCH_RECIPES = {"cpp": ["cpp-nopch", "cpp"], "c": ["c-plain", "c"], "java": ["java-plain", "java"],
                  "javascript": ["javascript-nocheck", "javascript-snapshot"], "typescript": ["typescript"],
-                 "go": ["go"], "rust": ["rust-test-plain", "rust-test"], "cpp-hx": ["cpp-nopch"]}  # fmt: skip
+                 "go": ["go"], "rust": ["rust-test-plain", "rust-test"], "cpp-hx": ["cpp-nopch"],
+                 "go-hx": ["go-test"]}  # fmt: skip
 """Plain baselines of the speed bench, per language: first what a user types (g++ -O2 with
 no precompiled header, gcc -O2, javac and java with their defaults, node with no syntax
 check, rustc --test -O), then the sandbox's own recipe where it differs (its compile flags,
@@ -146,8 +147,39 @@ HANDWRITTEN += [
        "    return f[n-1];\n}\n",
      "#undef NDEBUG\n#include<assert.h>\nint main(){\n    assert (fib(10) == 55);\n    assert (fib(1) == 1);\n}\n"),
 ]  # fmt: skip
-BENCH_LANGUAGE = {"cpp-hx": "cpp"}
-"""A bench case's language, where its name is another (``cpp-hx``: C++ in HumanEval-X's shape)."""
+# Go in HumanEval-X's shape: the test's setup (``testing`` and testify's ``assert``) before
+# the program, a ``func TestX`` of ``assert.Equal``s run by ``go test``; one program wrong
+# (``below`` misses the equal case)
+_GX = 'package main\n\nimport (\n    "testing"\n    "github.com/stretchr/testify/assert"\n)\n{}\n'
+
+
+def _gx_test(name: str, *lines: str) -> str:
+    body = "".join(f"    assert.Equal({line})\n" for line in lines)
+    return f"func Test{name}(t *testing.T) {{\n    assert := assert.New(t)\n{body}}}\n"
+
+
+HANDWRITTEN += [
+    ("go-hx", "sum", _GX.format("") + "func SumTo(n int) int {\n    s := 0\n    for i := 1; i <= n; i++ {\n"
+     "        s += i\n    }\n    return s\n}\n", _gx_test("SumTo", "15, SumTo(5)", "0, SumTo(0)")),
+    ("go-hx", "words", _GX.format('import "strings"\n') + "func Words(s string) []string {\n"
+     "    return strings.Fields(s)\n}\n",
+     _gx_test("Words", '[]string{"a", "b"}, Words(" a  b ")', '[]string{"x"}, Words("x")')),
+    ("go-hx", "below", _GX.format("") + "func Below(l []int, t int) bool {\n    for _, x := range l {\n"
+     "        if x > t {\n            return false\n        }\n    }\n    return true\n}\n",
+     _gx_test("Below", "true, Below([]int{1, 2, 4}, 5)", "false, Below([]int{1, 20}, 5)",
+              "false, Below([]int{5}, 5)")),
+    ("go-hx", "count", _GX.format("") + "func Count(s string) map[rune]int {\n    m := map[rune]int{}\n"
+     "    for _, c := range s {\n        m[c]++\n    }\n    return m\n}\n",
+     _gx_test("Count", "map[rune]int{'a': 2, 'b': 1}, Count(\"aba\")", "map[rune]int{}, Count(\"\")")),
+    ("go-hx", "fib", _GX.format("") + "func Fib(n int) int {\n    a, b := 0, 1\n    for i := 0; i < n; i++ {\n"
+     "        a, b = b, a+b\n    }\n    return a\n}\n", _gx_test("Fib", "55, Fib(10)", "1, Fib(1)")),
+    ("go-hx", "rev", _GX.format("") + "func Rev(s string) string {\n    r := []rune(s)\n"
+     "    for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {\n        r[i], r[j] = r[j], r[i]\n    }\n"
+     "    return string(r)\n}\n", _gx_test("Rev", '"cba", Rev("abc")', '"", Rev("")')),
+]  # fmt: skip
+BENCH_LANGUAGE = {"cpp-hx": "cpp", "go-hx": "go"}
+"""A bench case's language, where its name is another (``cpp-hx``: C++ in HumanEval-X's
+shape; ``go-hx``: Go's)."""
 
 # per-test bench: one stdio program per language that reads two integers and prints the sum
 STDIO_SUM = {

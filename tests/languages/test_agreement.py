@@ -152,3 +152,18 @@ def test_a_failed_console_assert_fails_the_plain_run() -> None:
     compiled = {"compiles": [{"rc": 0}], "runs": [{"rc": 0, "stderr": ""}]}
     assert bench.plain_passed("cpp", compiled)
     assert not bench.plain_passed("cpp", {**compiled, "compiles": [{"rc": 1}]})
+
+
+def test_the_bench_go_programs_in_humaneval_x_shape_agree_with_go_test() -> None:
+    # the bench's ``go-hx`` programs and a mutant of each: the recorder builds without
+    # testify where the program names it nowhere but the setup's import
+    # (``languages._go_without_testify``), the plain side is ``go test`` of program and test
+    from reward_api.bench.mutants import mutants
+
+    _needs("go")
+    pairs = bench.load("go-hx")
+    pairs += [(p, s.model_copy(update={"code": m, "sample_id": f"{s.sample_id}-m"}))
+              for p, s in pairs for m in mutants(s.code, "go", 1)]  # fmt: skip
+    result = bench.agreement("go", pairs, workers=2)
+    assert result.disagreements() == []
+    assert any(result.plain) and not all(result.plain)
