@@ -195,6 +195,28 @@ def test_a_cpp_program_that_writes_past_the_vector_it_returns_fails_as_in_plain_
     assert not result.accepted and result.reward == 0.0, result
 
 
+def test_the_cpp_recorder_copies_only_the_types_it_knows() -> None:
+    # the copy above is compiled for a known type alone: a vector of unique_ptr says it is
+    # copy constructible (the trait does not look at its elements), and a copy of it made
+    # the recorder of an honest program that returns one fail to compile
+    from reward_api.verify import lifted
+    from tests.languages.test_runtimes import _in_cell
+
+    _needs("cpp")
+    source = (
+        "#include <vector>\n#include <memory>\n#include <string>\n"
+        + lifted.harness()
+        + "\nstd::vector<std::unique_ptr<int>> f() { std::vector<std::unique_ptr<int>> v;"
+        " v.push_back(std::make_unique<int>(1)); return v; }\n"
+        'std::vector<std::string> g() { return {"a"}; }\n'
+        "int main() { __cr_lift::record([&]() -> decltype(auto) { return f(); });"
+        " __cr_lift::record([&]() -> decltype(auto) { return g(); }); }\n"
+    )
+    script = "cd /tmp && cat > r.cpp && g++ -std=gnu++17 -fsyntax-only r.cpp"
+    p = _in_cell("cpp", ["/bin/sh", "-c", script], source, timeout_s=240)
+    assert p.returncode == 0, p.stderr[-2000:]
+
+
 def test_library_templates_a_cpp_program_instantiates_are_not_its_definitions(
     verifier: Verifier,
 ) -> None:
