@@ -359,6 +359,7 @@ import platform
 import re
 import secrets
 import shlex
+from collections import Counter
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -730,11 +731,12 @@ def lifted_go_unit(
     from reward_api.verify import lifted_go_testify  # it reads Go's values with lifted_go_host
 
     testify = isinstance(shape, lifted_go_testify.Plan)
+    unnamed: frozenset[str] = frozenset()
     if testify:
-        program = _go_without_testify(program)
+        program, unnamed = _go_without_testify(program)
     imports, uses, untrusted = _go_test_imports(program, test)
-    if testify:
-        imports, uses = _go_unbound(program, imports, uses, _GO_TESTIFY)
+    if unnamed:
+        imports, uses = _go_unbound(imports, uses, unnamed)
     if untrusted or _go_predeclared(program) or _go_header(program) is None:
         return None
     tag = lifted.tag(program, test)
@@ -2298,18 +2300,20 @@ _GO_TESTIFY = {"assert": "github.com/stretchr/testify/assert",
                "require": "github.com/stretchr/testify/require"}  # fmt: skip
 
 
-def _go_without_testify(program: str) -> str:
+def _go_without_testify(program: str) -> tuple[str, frozenset[str]]:
     """The program with its imports of testify's packages blanked (spaces: its lines stay)
-    where it names the package nowhere else: HumanEval-X's Go program starts with the
-    test's own imports (``testing`` and testify's ``assert``), which only the test uses.
-    The lifted recorder calls none of testify (the host compares as it would), and their
-    link (``assert`` imports ``net/http``) was most of its build: ``go test -c`` about
+    where it names the package nowhere else, and the names of ``_GO_TESTIFY`` that the
+    program so blanked names nowhere (``_go_unbound``). HumanEval-X's Go program starts
+    with the test's own imports (``testing`` and testify's ``assert``), which only the test
+    uses. The lifted recorder calls none of testify (the host compares as it would), and
+    their link (``assert`` imports ``net/http``) was most of its build: ``go test -c`` about
     0.38 s on one core against 0.21 without. A program that names ``assert`` (its own
     ``func assert``, a call of it) keeps the import, so it compiles or fails as under ``go
     test``; one that names it nowhere compiles the same without it."""
     toks = lifted_go.tokens(program)
     if not toks:
-        return program
+        return program, frozenset(_GO_TESTIFY)
+    named = Counter(t.text for t in toks if t.kind == "id")
     cut: list[tuple[int, int]] = []
     for a, b in lifted_go.statements(toks, 0, len(toks)):
         if toks[a].text != "import" or a + 1 >= b:
@@ -2323,23 +2327,22 @@ def _go_without_testify(program: str) -> str:
             name = toks[x].text if y - x == 2 else path.rsplit("/", 1)[-1]
             if path not in _GO_TESTIFY.values() or name in ("_", "."):
                 continue
-            uses = sum(1 for t in toks if t.kind == "id" and t.text == name)
-            if uses == (1 if y - x == 2 else 0):  # its own name in the spec, if written
+            own = 1 if y - x == 2 else 0  # its own name in the spec, if written
+            if named[name] == own:
                 cut.append((toks[a if not group else x].start, toks[y - 1].end))
+                named[name] -= own  # blanked with the spec
     for start, end in reversed(cut):
         program = program[:start] + re.sub(r"[^\n]", " ", program[start:end]) + program[end:]
-    return program
+    return program, frozenset(n for n in _GO_TESTIFY if not named[n])
 
 
-def _go_unbound(program: str, imports: str, uses: str, names: dict[str, str]) -> tuple[str, str]:
-    """``_go_test_imports``' imports and uses less those of ``names`` that the program
-    never names (``_go_without_testify``: the recorder has no use for them, and no
-    program that names none of them compiles otherwise without them)."""
-    words = {t.text for t in lifted_go.tokens(program) if t.kind == "id"}
-    dropped = set(names) - words
-    kept = [i for i in imports.split("; ") if i and i.split()[0] not in dropped]
+def _go_unbound(imports: str, uses: str, unnamed: frozenset[str]) -> tuple[str, str]:
+    """``_go_test_imports``' imports and uses less those of the names in ``unnamed``, which
+    the program never names (``_go_without_testify``: the recorder has no use for them,
+    and no program that names none of them compiles otherwise without them)."""
+    kept = [i for i in imports.split("; ") if i and i.split()[0] not in unnamed]
     lines = [u for u in uses.splitlines(keepends=True)
-             if u.removeprefix("var _ = ").split(".")[0] not in dropped]  # fmt: skip
+             if u.removeprefix("var _ = ").split(".")[0] not in unnamed]  # fmt: skip
     return "; ".join(kept), "".join(lines)
 
 

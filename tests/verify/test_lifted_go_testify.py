@@ -345,7 +345,7 @@ def test_lines_the_recorder_would_not_write_fail_the_test():
     ],
 )  # fmt: skip
 def test_testify_imports_the_program_names_nowhere_else_are_blanked(program: str, kept: bool):
-    out = languages._go_without_testify(program)
+    out, _unnamed = languages._go_without_testify(program)
     assert len(out) == len(program) and out.count("\n") == program.count("\n")
     assert out == program if kept else "stretchr" not in out
     if not kept and "import (" not in program:
