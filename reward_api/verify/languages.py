@@ -687,15 +687,20 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
 def lifted_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
     """A C++ assert test lifted out of the program's process: the program with the recorder
     (``reward_api.verify.lifted``), a build like a stdio program's (no nonce, cached by
-    content), its lines read on the pass channel."""
+    content), its lines read on the pass channel. Where the judge depends on the types
+    the calls return, the judge of the types the program's declarations spell
+    (``lifted.guess_cpp_types``) is its guess: built while the recorder is."""
+    using = lifted.uses_std(program)  # as the pipeline reads it, from the sample's text
     program = c_newlines(program)
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
     source = lifted.recorder(program, test, shape, undefs)
     # a judge known before the program runs is written for the datasets' prompts (which
     # bring std in): a program cannot send the test back by bringing std in its own way
     judge = lifted.judge(test, shape, None, lifted.USING_STD) if shape.independent else None
+    types = None if judge is not None else lifted.guess_cpp_types(program, test, shape)
+    guess = lifted.judge(test, shape, types, using) if types is not None else None
     return Unit("cpp", {RECIPES["cpp"].source: source}, RECIPES["cpp"].run,
-                lift=(test, shape, judge))  # fmt: skip
+                lift=(test, shape, judge), lift_guess=guess)  # fmt: skip
 
 
 def lifted_c_unit(program: str, test: str, shape: lifted.Plan) -> Unit:

@@ -826,6 +826,99 @@ def guess_c_types(program: str, test: str, lift: Plan) -> list[str] | None:
     return out
 
 
+_CPP_HEAD_WORDS = frozenset({"static", "inline", "constexpr", "extern", "const", "volatile",
+                             "__inline", "__inline__"})  # fmt: skip
+_CPP_SCALAR_WORDS = frozenset({"unsigned", "signed", "long", "short", "int", "char", "float",
+                               "double", "bool"})  # fmt: skip
+_CPP_FIXED = {"size_t": "unsigned long", "int64_t": "long", "uint64_t": "unsigned long",
+              "int32_t": "int", "uint32_t": "unsigned", "int16_t": "short",
+              "uint16_t": "unsigned short", "int8_t": "signed char", "uint8_t": "unsigned char",
+              "string": "std::string"}  # fmt: skip
+"""Standard names of a return type and the type they are on x86-64 Linux (glibc, libstdc++)."""
+_CPP_HEAD_TOKEN = re.compile(r"[A-Za-z_]\w*|::|&&|\S")
+MAX_GUESSED_HEADS = 64
+"""Places a called function's name is read as a declaration's, at most, per name."""
+
+
+def _cpp_type(toks: list[str], i: int, depth: int = 0) -> tuple[str, int] | None:
+    """The spelling ``spell`` gives the type whose tokens start at ``toks[i]`` (a standard
+    name, ``std::`` or not: a scalar, ``string``, a container of the recorder's alphabet),
+    and where it ends; None where it is not one."""
+    if depth > 8 or i >= len(toks):
+        return None
+    if toks[i] == "std" and toks[i + 1 : i + 2] == ["::"]:
+        i += 2
+    word = toks[i] if i < len(toks) else ""
+    if word in _CPP_FIXED:
+        return _CPP_FIXED[word], i + 1
+    template = {v.removeprefix("std::"): k for k, v in (_ONE | _TWO).items()}
+    if word in template:
+        if toks[i + 1 : i + 2] != ["<"]:
+            return None
+        args, i = [], i + 2
+        for n in range(2 if template[word] in _TWO else 1):
+            if n and toks[i : i + 1] != [","]:
+                return None
+            got = _cpp_type(toks, i + n, depth + 1)
+            if got is None:
+                return None
+            args.append(got[0])
+            i = got[1]
+        if toks[i : i + 1] != [">"]:
+            return None
+        return f"std::{word}<{', '.join(args)}>", i + 1
+    j = i
+    while j < len(toks) and toks[j] in _CPP_SCALAR_WORDS:
+        j += 1
+    kind = _c_scalar(toks[i:j]) if j > i else None
+    return (None if kind is None else ("bool" if kind == "_Bool" else kind), j) if kind else None
+
+
+def guess_cpp_types(program: str, test: str, lift: Plan) -> list[str] | None:
+    """The types a lifted C++ test's calls return, in ``spell``'s spelling, as the
+    program's declarations of the called functions write them (``RET NAME(`` after a
+    ``;``, ``{``, ``}`` or a directive's line, ``RET`` standard names alone: no typedef of
+    the program's, no pointer, no ``auto``), or None where any is not known. A guess, as
+    ``guess_c_types``'s: the judge of these types is built while the recorder is, and
+    used only when the recorded types make the same source."""
+    code = compiled_eq.blank_cpp_comments(program)
+    aliases = _aliases(test, lift)
+    declared = lift.declared or (None,) * len(lift.calls)
+    returns: dict[str, str | None] = {}
+    out: list[str] = []
+    for (a, b), d in zip(lift.calls, declared, strict=True):
+        if d is not None:
+            out.append("?")  # the judge reads a declared call's type from its variable
+            continue
+        callee = re.match(r"[A-Za-z_]\w*", _unalias(test[a:b], aliases))
+        if callee is None:
+            return None
+        name = callee.group(0)
+        if name not in returns:
+            returns[name] = None
+            for n, m in enumerate(re.finditer(rf"\b{re.escape(name)}\s*\(", code)):
+                if n >= MAX_GUESSED_HEADS:
+                    break
+                head = code[max(code.rfind(c, 0, m.start()) for c in ";{}") + 1 : m.start()]
+                head = head.split("\n")
+                while any(line.lstrip().startswith("#") for line in head):
+                    head.pop(0)  # a directive's line ends where the head starts
+                toks = _CPP_HEAD_TOKEN.findall("\n".join(head))
+                while toks and toks[0] in _CPP_HEAD_WORDS:
+                    toks.pop(0)
+                while toks and toks[-1] in ("&", "&&", "const"):
+                    toks.pop()
+                got = _cpp_type(toks, 0)
+                if got is not None and got[1] == len(toks):
+                    returns[name] = got[0]
+                    break
+        kind = returns[name]
+        if kind is None:
+            return None
+        out.append(kind)
+    return out
+
+
 _MAIN_PARAMS = re.compile(r"\s*\(\s*(?:void\s*)?\)")
 
 

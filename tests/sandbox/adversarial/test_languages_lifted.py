@@ -319,3 +319,86 @@ def test_default_entry_points_come_from_the_test_alone():
     assert lifted.default_entry_points(
         "int main() { assert(abs(truncate_number(3.5) - 0.5) < 1e-4); }"
     ) == ("truncate_number",)
+
+
+# ------------------------------------------------------------------ the judge's guessed types
+_GUESS_TEST = (
+    "\n#undef NDEBUG\n#include <assert.h>\nint main(){\n"
+    "    assert (issame(f({1, 2}), {1, 2}));\n    assert (issame(f({3}), {3}));\n}\n"
+)
+
+
+@pytest.mark.parametrize(("head", "guess"), [
+    ("vector<int> f(vector<int> v)", "std::vector<int>"),
+    ("std::vector<std::string>\nf(vector<int> v)", "std::vector<std::string>"),
+    ("static inline const vector<long long>& f(vector<int> v)", "std::vector<long long>"),
+    ("map<char, vector<pair<int, string>>> f(vector<int> v)",
+     "std::map<char, std::vector<std::pair<int, std::string>>>"),
+    ("unordered_map<string,size_t> f(vector<int> v)", "std::unordered_map<std::string, unsigned long>"),
+    ("unsigned long long f(vector<int> v)", "unsigned long long"),
+    ("optional<int64_t> f(vector<int> v)", "std::optional<long>"),
+    ("bool f(vector<int> v)", "bool"),
+    ("long double f(vector<int> v)", "long double"),
+    ("#include <vector>\nvector<int> f(vector<int> v)", "std::vector<int>"),
+    # not standard names alone: no guess (the recorded types decide the judge)
+    ("auto f(vector<int> v)", None),
+    ("vi f(vector<int> v)", None),
+    ("vector<int> *f(vector<int> v)", None),
+    ("template <class T> vector<T> f(vector<T> v)", None),
+    ("my::vector<int> f(vector<int> v)", None),
+    ("vector<int, alloc> f(vector<int> v)", None),
+])  # fmt: skip
+def test_the_cpp_judges_types_guessed_from_the_program(head, guess):
+    shape = lifted.plan(_GUESS_TEST, ["f"])
+    assert shape is not None and not shape.independent
+    program = f"#include <vector>\nusing namespace std;\n{head} {{\n    return v;\n}}\n"
+    assert lifted.guess_cpp_types(program, _GUESS_TEST, shape) == (
+        None if guess is None else [guess, guess]
+    )
+
+
+def test_a_call_in_the_program_is_not_read_as_its_declaration():
+    shape = lifted.plan(_GUESS_TEST, ["f"])
+    assert shape is not None
+    program = "int g() { return f(2); }\nvector<int> f(vector<int> v) { return v; }\n"
+    assert lifted.guess_cpp_types(program, _GUESS_TEST, shape) == ["std::vector<int>"] * 2
+    assert lifted.guess_cpp_types("int g() { return f(2); }\n", _GUESS_TEST, shape) is None
+
+
+def test_the_guessed_judge_is_the_one_the_recorded_types_make():
+    """Each program's judge, guessed from its declaration and built while its recorder
+    is, is the judge the recorded types make: one judge compile per program, where a wrong
+    guess would cost two (and the verdicts are the test's)."""
+    from reward_api import Job, Sample, Verifier
+    from reward_api.verify.settings import VerifierSettings
+
+    cases = [
+        ("vector<int> f(vector<int> v) {\n    return v;\n}\n", True),
+        ("const std::vector<long long> &f(vector<int> v) {\n"
+         "    static std::vector<long long> r;\n    r.assign(v.begin(), v.end());\n    return r;\n}\n",
+         True),
+        ("vector<unsigned> f(vector<int> v) {\n    return {};\n}\n", False),
+        ("std::set<int> f(vector<int> v) {\n    return {v.begin(), v.end()};\n}\n", True),
+    ]  # fmt: skip
+    issame = ("template <class A> bool issame(A a, vector<int> b) {\n"
+              "    return vector<long long>(a.begin(), a.end()) == vector<long long>(b.begin(), b.end());\n}\n")  # fmt: skip
+    jobs = []
+    for k, (body, _ok) in enumerate(cases):
+        problem = Problem.model_validate(
+            {
+                "id": f"guess-{k}",
+                **asserts(issame + _GUESS_TEST, language="cpp", entry_points=["f"]),
+            }
+        )
+        program = "#include <vector>\n#include <set>\nusing namespace std;\n" + body
+        shape = lifted.plan(problem.tests[0].code, ["f"])
+        assert shape is not None and lifted.guess_cpp_types(program, problem.tests[0].code, shape)
+        units, _ = languages.units_for(problem, program, [0], lambda unit: True)
+        assert units[0].lift is not None and units[0].lift_guess is not None
+        jobs.append(Job(problem, Sample(problem_id=problem.id, code=program)))
+    with Verifier(VerifierSettings(sandbox="process", workers=1)) as verifier:
+        results = verifier.verify(jobs)
+        assert [r.accepted for r in results] == [ok for _b, ok in cases], [
+            (r.verdict, [t.detail for t in r.tests]) for r in results
+        ]
+        assert verifier.lifted.runs == len(cases) and verifier.lifted.compiles == len(cases)
