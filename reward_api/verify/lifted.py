@@ -899,11 +899,11 @@ def guess_cpp_types(program: str, test: str, lift: Plan) -> list[str] | None:
             for n, m in enumerate(re.finditer(rf"\b{re.escape(name)}\s*\(", code)):
                 if n >= MAX_GUESSED_HEADS:
                     break
-                head = code[max(code.rfind(c, 0, m.start()) for c in ";{}") + 1 : m.start()]
-                head = head.split("\n")
-                while any(line.lstrip().startswith("#") for line in head):
-                    head.pop(0)  # a directive's line ends where the head starts
-                toks = _CPP_HEAD_TOKEN.findall("\n".join(head))
+                start = max(code.rfind(c, 0, m.start()) for c in ";{}") + 1
+                lines = code[start : m.start()].split("\n")
+                while any(line.lstrip().startswith("#") for line in lines):
+                    lines.pop(0)  # a directive's line ends where the head starts
+                toks = _CPP_HEAD_TOKEN.findall("\n".join(lines))
                 while toks and toks[0] in _CPP_HEAD_WORDS:
                     toks.pop(0)
                 while toks and toks[-1] in ("&", "&&", "const"):
