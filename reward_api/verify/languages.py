@@ -690,7 +690,7 @@ def lifted_unit(program: str, test: str, shape: lifted.Plan) -> Unit:
     content), its lines read on the pass channel. Where the judge depends on the types
     the calls return, the judge of the types the program's declarations spell
     (``lifted.guess_cpp_types``) is its guess: built while the recorder is."""
-    using = lifted.uses_std(program)  # as the pipeline reads it, from the sample's text
+    using = lifted.judge_context(program)  # as the pipeline reads it, from the sample's text
     program = c_newlines(program)
     undefs = "\n".join(f"#undef {m}" for m in sorted(defined_macros(program) | {"main"}))
     source = lifted.recorder(program, test, shape, undefs)
@@ -2334,7 +2334,10 @@ def _go_without_testify(program: str) -> tuple[str, frozenset[str]]:
                 continue
             own = 1 if y - x == 2 else 0  # its own name in the spec, if written
             if named[name] == own:
-                cut.append((toks[a if not group else x].start, toks[y - 1].end))
+                # with the ``;`` written after it, if any: a spec's blank and its ``;`` left
+                # would be a syntax error the test beside the program never meets
+                last = y if y < len(toks) and toks[y].text == ";" else y - 1
+                cut.append((toks[a if not group else x].start, toks[last].end))
                 named[name] -= own  # blanked with the spec
     for start, end in reversed(cut):
         program = program[:start] + re.sub(r"[^\n]", " ", program[start:end]) + program[end:]

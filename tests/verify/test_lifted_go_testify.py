@@ -340,6 +340,11 @@ def test_lines_the_recorder_would_not_write_fail_the_test():
         # blank and dot imports bind no name of testify's: kept as written
         ('package main\nimport _ "github.com/stretchr/testify/assert"\n', True),
         ('package main\nimport . "github.com/stretchr/testify/assert"\n', True),
+        # with the ``;`` written after the spec (a red team's: a ``;`` left alone does
+        # not parse)
+        ('package main\nimport "github.com/stretchr/testify/assert"; import "math"\n', False),
+        ('package main\nimport ("github.com/stretchr/testify/assert"; "math"; "testing")\n',
+         False),
         # another package's path, and a path that only ends like testify's
         ('package main\nimport assert "example.com/assert"\n', True),
     ],
@@ -349,4 +354,6 @@ def test_testify_imports_the_program_names_nowhere_else_are_blanked(program: str
     assert len(out) == len(program) and out.count("\n") == program.count("\n")
     assert out == program if kept else "stretchr" not in out
     if not kept and "import (" not in program:
-        assert "import" not in out  # a lone declaration's keyword alone would not parse
+        assert "import" not in out.replace('import "math"', "")  # nor a keyword alone
+    if not kept:
+        assert ";" not in out.split("\n")[1].split('"')[0]  # nor a ``;`` before what stays
