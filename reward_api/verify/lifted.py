@@ -468,7 +468,8 @@ def _recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
         f"  __cr_lift::type_of<{t}>(b);\n" for t in kinds
     )
     calls = "".join(
-        f"  __cr_lift::record([&]() -> {t if d else 'decltype(auto)'} {{ return {e}; }});\n"
+        f"  __cr_lift::record([&]() -> {t if d else f'__cr_lift::held<decltype({e})>'} "
+        f"{{ return {e}; }});\n"
         for e, t, d in zip(exprs, kinds, declared, strict=True)
     )
     return (
@@ -645,6 +646,24 @@ C_LIBRARY_CALLS = frozenset({
 with no entry points named (``default_entry_points_c``); C++'s names (``count``, ``max``)
 are a C program's to define."""
 _C_DIRECTIVE = re.compile(r"[ \t]*(?:#|%:)[ \t]*(if|ifdef|ifndef|endif)\b")
+STDCXX_HEADERS = frozenset({
+    "cassert", "cctype", "cerrno", "cfloat", "climits", "clocale", "cmath", "csetjmp", "csignal",
+    "cstdarg", "cstddef", "cstdio", "cstdlib", "cstring", "ctime", "cwchar", "cwctype",
+    "ccomplex", "cfenv", "cinttypes", "cstdalign", "cstdbool", "cstdint", "ctgmath", "cuchar",
+    "algorithm", "bitset", "complex", "deque", "exception", "fstream", "functional", "iomanip",
+    "ios", "iosfwd", "iostream", "istream", "iterator", "limits", "list", "locale", "map",
+    "memory", "new", "numeric", "ostream", "queue", "set", "sstream", "stack", "stdexcept",
+    "streambuf", "string", "typeinfo", "utility", "valarray", "vector", "array", "atomic",
+    "chrono", "codecvt", "condition_variable", "forward_list", "future", "initializer_list",
+    "mutex", "random", "ratio", "regex", "scoped_allocator", "system_error", "thread", "tuple",
+    "typeindex", "type_traits", "unordered_map", "unordered_set", "shared_mutex", "any",
+    "charconv", "filesystem", "optional", "memory_resource", "string_view", "variant",
+})  # fmt: skip
+"""The headers GCC 12's ``<bits/stdc++.h>`` includes under ``-std=gnu++17``, which a judge
+includes first: a program's include of one of them adds nothing there (its judge is
+shared with the programs that left it out). The C headers (``<math.h>``) are not among
+them, nor is a header of a later standard."""
+_CPP_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([A-Za-z_][A-Za-z0-9_]*(?:\.h)?)>", re.M)
 _C_INCLUDE = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([A-Za-z0-9_]+(?:/[A-Za-z0-9_]+)*\.h)>",
                         re.M)  # fmt: skip
 
@@ -669,7 +688,27 @@ def default_entry_points_c(test: str) -> tuple[str, ...]:
     return default_entry_points(test, C_LIBRARY_CALLS)
 
 
-def includes_c(code: str) -> str:
+def includes_cpp(code: str) -> str:
+    """A C++ program's ``#include <...>`` lines of headers named by one word (``<vector>``,
+    ``<math.h>``: the standard ones), outside comments and ``#if``, normalised, as
+    ``includes_c`` reads C's: the judge makes them after its ``<bits/stdc++.h>``, so the
+    test's names mean there what they mean beside the program. libstdc++'s ``<math.h>``
+    and ``<stdlib.h>`` declare ``std::abs``'s floating overloads in the global namespace,
+    which ``<bits/stdc++.h>`` does not: a test's ``abs(f(x) - 0.33) < 1e-4``, without
+    ``using namespace std``, was the C library's ``int abs(int)`` in the judge, and an
+    answer within 1 of the expected one passed (a red team's ``truncate_number``
+    returning 0.5 for every number)."""
+    lines = includes_c(code, _CPP_INCLUDE).splitlines(keepends=True)
+    return "".join(sorted(line for line in lines if line[10:-2] not in STDCXX_HEADERS))
+
+
+def judge_context(program: str, using: str | None = None) -> str:
+    """What a C++ judge makes of the program's after its harness: its standard includes
+    (``includes_cpp``) and its ``using`` lines (``uses_std``), or ``using`` in their place."""
+    return includes_cpp(program) + (uses_std(program) if using is None else using)
+
+
+def includes_c(code: str, pattern: re.Pattern[str] | None = None) -> str:
     """The ``#include <...>`` lines of standard headers (a name of letters, digits, ``_``
     and ``/`` ending ``.h``) of a C text, outside comments, normalised: no other text of
     the program's reaches the judge. The recorder gets the test's (its calls see the
@@ -688,7 +727,7 @@ def includes_c(code: str) -> str:
             depth -= word == "endif" and depth > 0
         # an include under ``#if`` is the program's to take or leave (``#if 0``, a guard):
         # the judge, which cannot tell, takes none of them
-        m = _C_INCLUDE.match(line) if depth == 0 else None
+        m = (pattern or _C_INCLUDE).match(line) if depth == 0 else None
         if m and f"#include <{m.group(1)}>\n" not in out:
             out.append(f"#include <{m.group(1)}>\n")
     return "".join(out)

@@ -832,7 +832,7 @@ class Verifier:
             if source is None and problem.language == "c":
                 source = lifted.judge_c(code, shape, rec.types, lifted.includes_c(unit.program))
             elif source is None:  # the judge reads the types this program's calls returned
-                source = lifted.judge(code, shape, rec.types, lifted.uses_std(unit.program))
+                source = lifted.judge(code, shape, rec.types, lifted.judge_context(unit.program))
             jobs.append((k, (code, source, rec)))
         retry: list[tuple[int, tuple[str, str, lifted.Recorded]]] = []
         if jobs:
@@ -842,7 +842,12 @@ class Verifier:
             for (k, (code, tried, rec)), judged in zip(jobs, done, strict=True):
                 out[k] = None if judged.outcome == "broken" else judged
                 if judged.outcome == "broken" and problem.language == "cpp":
-                    std = lifted.judge(code, units[which[k]].lift[1], rec.types, lifted.USING_STD)
+                    std = lifted.judge(
+                        code,
+                        units[which[k]].lift[1],
+                        rec.types,
+                        lifted.judge_context(unit.program, lifted.USING_STD),
+                    )
                     if std != tried:
                         retry.append((k, (code, std, rec)))
         if retry:

@@ -143,6 +143,15 @@ template <class K, class V> struct known<std::unordered_map<K, V>> { static cons
 #endif
 template <class A, class B> struct known<std::pair<A, B>> { static constexpr bool value = known<A>::value && known<B>::value; static bool name(Buf& o) { return two<A, B>(o, 'P'); } };
 
+// what a call site's lambda returns: the value itself where the call returned a reference
+// to a known type, copied while the call's temporaries live. A function that returns a
+// reference to its argument (std::max's shape: `const vector<int>& longest(const
+// vector<int>& a, const vector<int>& b)`) is handed the test's literals as temporaries of
+// the lambda's return statement; a reference returned past it was read after they died
+template <class T>
+using held = std::conditional_t<std::is_reference<T>::value && known<std::decay_t<T>>::value,
+                                std::decay_t<T>, T>;
+
 // one call site's type on the types' line: its name, or '?' when it is not known
 template <class T> void type_of(Buf& o) {
   Buf one;

@@ -402,3 +402,26 @@ def test_the_guessed_judge_is_the_one_the_recorded_types_make():
             (r.verdict, [t.detail for t in r.tests]) for r in results
         ]
         assert verifier.lifted.runs == len(cases) and verifier.lifted.compiles == len(cases)
+
+
+def test_the_judge_makes_the_programs_includes_it_does_not_hold():
+    """The C headers (libstdc++'s ``<math.h>`` puts ``std::abs``'s floating overloads in
+    the global namespace) and any one-word header, not those ``<bits/stdc++.h>`` holds,
+    not one under ``#if`` or in a comment; sorted, so programs that differ in their
+    order or in a header the judge holds share a judge."""
+    program = (
+        "#include<stdio.h>\n#include <vector>\n#  include <math.h>\n#if X\n#include<stdlib.h>\n"
+        "#endif\n// #include <ctype.h>\n/* #include <time.h> */\n#include <bit>\n"
+        '#include "own.h"\n#include <sys/time.h>\nusing namespace std;\n'
+    )
+    assert lifted.judge_context(program) == (
+        "#include <bit>\n#include <math.h>\n#include <stdio.h>\nusing namespace std;\n"
+    )
+    assert lifted.judge_context("#include <math.h>\n#include <algorithm>\n", lifted.USING_STD) == (
+        "#include <math.h>\nusing namespace std;\n"
+    )
+    shape = lifted.plan(HALF, ["half", "halves"])
+    assert shape is not None
+    judge = lifted.judge(HALF, shape, ["double", "double", "std::vector<int>"],
+                         lifted.judge_context(program))  # fmt: skip
+    assert judge.index("#include <math.h>") < judge.index("int __cr_test_main")
