@@ -2252,7 +2252,20 @@ def js_prelude(modules: list[str] | tuple[str, ...] = (), entries: int = 0) -> s
     wrapped); a value the test reads by name (a top-level array of the program's); what
     the program does to the test's own arguments (an ``every`` put on the array the test
     passed and reads back after an in-place call); a thrown value; a name the test
-    declares itself somewhere and also calls as the program's elsewhere.
+    declares itself somewhere and also calls as the program's elsewhere. Not kept: an
+    answer's identity (an in-place sort that returns the test's array, ``r === a``, a
+    factory's methods over the object they returned, whose copy the test writes, a
+    getter over state a later call changes: the copy read it once). A red team's honest
+    programs of these shapes pass plain node and are ``wrong_answer`` here; MBXP's
+    JavaScript samples and HumanEval-X's canonical solutions, which agree with plain node,
+    have none.
+
+    Each global constructor's ``Symbol.hasInstance`` is fixed to the one every function
+    inherits (node's ``deepEqual`` asks ``expected instanceof Error`` of an answer whose
+    tag is an error's: a red team's ``Error[Symbol.hasInstance]`` copied the expected
+    array into its answer), and so are the methods of the iterators' prototypes (the
+    test's ``new Set([...])`` iterates with ``%ArrayIteratorPrototype%.next``: a red
+    team's added each element of the expected ``Set`` to the one the program returned).
 
     ``modules`` (``js_test_modules`` of the test) are loaded and frozen before the program
     runs, and the ``require`` the test gets answers each of them with that object, never
@@ -2700,6 +2713,30 @@ _JS_PRELUDE = r"""'use strict';
       try { Object.defineProperty(p, w, hook); } catch (e) {}
     }
   }
+  // A builtin constructor's Symbol.hasInstance: `x instanceof C` calls C's, and node's
+  // deepEqual asks `expected instanceof Error` of a value whose tag matches an error's
+  // (a red team's Error[Symbol.hasInstance] was handed the expected array and copied it
+  // into the program's answer). Each is fixed to the one every function inherits.
+  const hasInstance = Function.prototype[Symbol.hasInstance];
+  for (const k of Reflect.ownKeys(globalThis)) {
+    const d = gopd0(globalThis, k);
+    const C = d && d.value;
+    if (typeof C !== 'function' || !C.prototype || gopd0(C, Symbol.hasInstance)) continue;
+    try {
+      dp(C, Symbol.hasInstance, fixed(C, Symbol.hasInstance,
+        { value: hasInstance, writable: false, enumerable: false, configurable: true }));
+    } catch (e) {}
+  }
+  // The iterators' prototypes: a comparison and the test's own `new Set([...])` iterate
+  // with their `next` (a red team's %ArrayIteratorPrototype%.next added each element of
+  // the expected Set the test built to the Set the program had returned).
+  const iterators = [[][Symbol.iterator](), new Set()[Symbol.iterator](),
+    new Map()[Symbol.iterator](), ''[Symbol.iterator](), /a/[Symbol.matchAll]('')]
+    .map((i) => Object.getPrototypeOf(i));
+  const generator = Object.getPrototypeOf(function* () {}).prototype;
+  const asyncGenerator = Object.getPrototypeOf(async function* () {}).prototype;
+  for (const p of [...iterators, Object.getPrototypeOf(iterators[0]), generator,
+    asyncGenerator, Object.getPrototypeOf(asyncGenerator)]) keep(p);
   keep(Object, null, ['prototype']);
   keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
   // No function's source that holds the test's: the module's own wrapper (a sloppy
