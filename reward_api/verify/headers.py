@@ -35,6 +35,24 @@ read-only (``process.shared_runner_dir``); the headers are written in its ``pch`
 no cell can write them. The docker backend mounts nothing of the host's: its compiles
 read the headers' text as before.
 
+**Seeds: the first sight of a header.** A header is worth its build only once it comes
+back, so the first sample of every new prompt parsed its headers whole (1.8 to 2.2 times
+plain ``g++``). ``SEEDS`` are headers of the heavy standard includes alone (``<string>``,
+``<vector>``, ``<algorithm>``, ``<iostream>``), built for a build's options the first
+time a compile with those options asks for any header (in the background, as the
+others). A program whose leading includes hold every header of a seed, and whose
+``using`` lines come after its includes, compiles with ``-include`` of the largest such
+seed and its own text as written: the seed's headers come first and the program's own
+includes of them are no-ops (their guards). The standard allows its headers in any order
+([using.headers]: "A translation unit may include library headers in any order"), and
+none of a seed's is the one that is not idempotent (``<cassert>``: a seed never holds it,
+and nothing but includes precedes it in the program). A program whose leading includes
+hold ``<bits/stdc++.h>`` after another header compiles with ``-include bits/stdc++.h``, the
+root's own precompiled one (its own line of that include blank: GCC, having found the
+``.gch`` where the header is not, would look for the header there), and no header of its
+own is built for it. Its own header, once
+built, serves a program before any seed.
+
 **Bound.** A header is built the second time it is asked for (``SEEN_BEFORE_BUILD``), and
 at most ``MAX_HEADERS`` are in use per process (each 15 to 30 MB on disk); past that the
 least recently used one is no longer named, and its ``.gch`` removed ``RETIRE_S`` later
@@ -74,6 +92,21 @@ RETIRE_S = 1300.0
 """How long a removed header's ``.gch`` stays on disk: a compile that named it (the longest
 compile limit is 600 s) still finds it where its text's pragma points."""
 
+SEEDS: tuple[tuple[str, ...], ...] = (
+    ("algorithm", "string", "vector"),
+    ("string", "vector"),
+    ("string",),
+    ("vector",),
+    ("algorithm", "vector"),
+    ("algorithm", "string"),
+    ("iostream",),
+    ("algorithm", "iostream", "string", "vector"),
+)
+"""Headers built before any program asks for them (module docstring, "Seeds"), in the order
+they are built: the heavy standard ones, parsed alone in the C++ root with ``-O2``
+(``<iostream>`` 0.17 s, ``<string>`` 0.11, ``<vector>`` 0.06, ``<algorithm>`` 0.05;
+``<stdio.h>`` 0.01), and the sets of them programs include together. 12 to 25 MB each."""
+
 MAX_HEADER_LINES = 64
 """A program's first lines read for its header, at most (its includes)."""
 
@@ -82,11 +115,39 @@ _USING = re.compile(r"[ \t]*using[ \t]+namespace[ \t]+std[ \t]*;[ \t]*")
 _STDCXX = "bits/stdc++.h"
 
 
+def includes(header: str) -> frozenset[str] | None:
+    """The names of a header's includes (``split``'s), or None when a ``using`` line comes
+    before one of them (a seed, with the includes alone, would then parse them before the
+    program's ``using``, not after)."""
+    names: set[str] = set()
+    used = False
+    for line in header.split("\n"):
+        m = _INCLUDE.fullmatch(line)
+        if m is not None:
+            if used:
+                return None
+            names.add(m.group(1))
+        elif line.strip():
+            used = True
+    return frozenset(names)
+
+
+def seed_text(seed: tuple[str, ...]) -> str:
+    """A seed's header: its includes, one a line."""
+    return "".join(f"#include <{name}>\n" for name in seed)
+
+
 def split(source: str) -> tuple[str, str] | None:
     """``(header, unit)``: the source's leading standard includes and ``using namespace
     std;`` lines as a header, and the source with a blank line in place of each of them;
     None when there is no header worth a compile of its own (no include, or a first
     include of ``<bits/stdc++.h>``)."""
+    return _split(source)
+
+
+def _split(source: str, only: str | None = None) -> tuple[str, str] | None:
+    """``split``, or with ``only`` a blank line in place of the header's includes of
+    ``only`` alone."""
     lines = source.split("\n")
     header: list[str] = []
     taken: list[int] = []
@@ -125,7 +186,9 @@ def split(source: str) -> tuple[str, str] | None:
     if not includes:
         return None
     for i in taken:
-        lines[i] = ""
+        m = _INCLUDE.fullmatch(lines[i])
+        if only is None or (m is not None and m.group(1) == only):
+            lines[i] = ""
     return "\n".join(header) + "\n", "\n".join(lines)
 
 
@@ -141,7 +204,8 @@ class Headers:
     or None; it runs on this object's one background thread."""
 
     def __init__(self, folder: Callable[[], Path], cell_folder: str, runtime: str,
-                 build: Callable[[str, list[str]], list[Any] | None]) -> None:  # fmt: skip
+                 build: Callable[[str, list[str]], list[Any] | None],
+                 seeds: tuple[tuple[str, ...], ...] = ()) -> None:  # fmt: skip
         self._folder = folder
         self.cell_folder = cell_folder
         self.runtime = runtime
@@ -155,6 +219,11 @@ class Headers:
         self.built = 0
         self.failed = 0
         self.used = 0
+        self.seeds = seeds
+        self._seeding: set[tuple[str, ...]] = set()  # the options whose seeds were asked for
+        self._seeded: set[str] = set()  # seeds built (their names)
+        self.seeded = 0  # seeds built
+        self.used_seed = 0  # compiles that read a seed (or the root's <bits/stdc++.h>)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
@@ -165,33 +234,69 @@ class Headers:
 
     def apply(self, source: str, flags: list[str]) -> tuple[str, str] | None:
         """``(unit, cell path of the header)`` when the source's header is precompiled
-        (its build is started in the background the first time it is seen), else None."""
+        (its build is started in the background the second time it is seen), or a seed
+        serves it (``(source, seed's path)``: the source as written), else None."""
         parts = split(source)
         if parts is None:
             return None
         header, unit = parts
+        names = includes(header)
+        if names is not None and _STDCXX in names:
+            with self._lock:
+                self.used_seed += 1
+            # the root's own, found through the include path; the program's own include of
+            # it goes (GCC, having read the .gch where the header is not, would look for
+            # the header there)
+            return (_split(source, _STDCXX) or (header, unit))[1], _STDCXX
         name = key(header, flags, self.runtime)
+        build = False
         with self._lock:
             if name in self._ready and (self._folder() / f"{name}.h.gch").exists():
                 self._ready.move_to_end(name)
                 self.used += 1
                 return unit, f"{self.cell_folder}/{name}.h"
-            if name in self._tried or len(self._tried) >= 16 * MAX_HEADERS:
-                return None
-            if len(self._seen) >= MAX_SEEN:
-                self._seen.clear()
-            self._seen[name] = self._seen.get(name, 0) + 1
-            if self._seen[name] < SEEN_BEFORE_BUILD:
-                return None
-            del self._seen[name]
-            self._tried.add(name)
+            seeds = self._ask_seeds(flags)
+            if name not in self._tried and len(self._tried) < 16 * MAX_HEADERS:
+                if len(self._seen) >= MAX_SEEN:
+                    self._seen.clear()
+                self._seen[name] = self._seen.get(name, 0) + 1
+                if self._seen[name] >= SEEN_BEFORE_BUILD:
+                    del self._seen[name]
+                    self._tried.add(name)
+                    build = True
+            seed = self._seed(names, flags) if names is not None else None
+            if seed is not None:
+                self.used_seed += 1
         try:
-            self._executor.submit(self._make, name, header, list(flags))
+            for text in seeds:
+                self._executor.submit(self._make, key(text, flags, self.runtime), text,
+                                      list(flags), True)  # fmt: skip
+            if build:
+                self._executor.submit(self._make, name, header, list(flags))
         except RuntimeError:  # closed
             pass
-        return None
+        return (source, f"{self.cell_folder}/{seed}.h") if seed is not None else None
 
-    def _make(self, name: str, header: str, flags: list[str]) -> None:
+    def _ask_seeds(self, flags: list[str]) -> list[str]:
+        """The seeds' texts to build for these options: all of them the first time they
+        are asked for, else none (under the lock)."""
+        if not self.seeds or tuple(flags) in self._seeding or len(self._seeding) >= 4:
+            return []
+        self._seeding.add(tuple(flags))
+        return [seed_text(s) for s in self.seeds]
+
+    def _seed(self, names: frozenset[str], flags: list[str]) -> str | None:
+        """The name of the built seed with the most headers, all of them among ``names``
+        (under the lock)."""
+        best: tuple[int, str] | None = None
+        for s in self.seeds:
+            if len(s) > (best[0] if best else 0) and names.issuperset(s):
+                name = key(seed_text(s), flags, self.runtime)
+                if name in self._seeded and (self._folder() / f"{name}.h.gch").exists():
+                    best = (len(s), name)
+        return best[1] if best else None
+
+    def _make(self, name: str, header: str, flags: list[str], seed: bool = False) -> None:
         try:
             packed = self._build(header, flags)
             data = _gch(packed)
@@ -208,6 +313,10 @@ class Headers:
         _write(folder / f"{name}.h.gch", data)
         now = time.monotonic()
         with self._lock:
+            if seed:  # never retired: a handful, named by their options
+                self._seeded.add(name)
+                self.seeded += 1
+                return
             self._ready[name] = None
             self.built += 1
             while len(self._ready) > MAX_HEADERS:

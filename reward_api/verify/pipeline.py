@@ -253,7 +253,7 @@ class Verifier:
             return None  # the cells bind the runner over the root's /opt
         return headers.Headers(lambda: process.shared_runner_dir() / "pch",
                                f"{process.RUNNER_MOUNT}/pch", self.runtime,
-                               self._build_header)  # fmt: skip
+                               self._build_header, headers.SEEDS)  # fmt: skip
 
     def _build_header(self, header: str, flags: list[str]) -> list[Any] | None:
         """A precompiled header's packed build (``headers.build_spec``), compiled in a C++

@@ -207,3 +207,38 @@ def test_humaneval_x_shaped_programs_agree_with_plain_execution_against_warm_hea
         (s.sample_id, r.verdict.value) for (p, s), r in zip(pairs, results, strict=True)
     ]
     assert any(plain_ok) and not all(plain_ok)
+
+
+def test_a_header_never_seen_compiles_against_a_seed_with_the_same_verdicts(
+    both: tuple[Verifier, Verifier],
+) -> None:
+    """A program whose leading includes were never asked for compiles with the largest
+    seed they hold (``headers.SEEDS``, built once per build options), its text as written:
+    the verdicts, and a compiler message's line, are the same as without any header."""
+    on, off = both
+    assert on.headers is not None
+    on.verify([Job(_stdio(), Sample(problem_id="sum", code="#include <vector>\nint main(){}\n"))])
+    on.headers.settle()  # the seeds the first build asked for
+    assert on.headers.seeded >= len(headers.SEEDS)
+    problem = _problem()
+    # includes in an order and a set no other test uses: no header of its own is built
+    prefix = "#include <string>\n#include <climits>\n#include <vector>\n\nusing namespace std;\n"
+    for name, (body, verdict) in PROGRAMS.items():
+        seeded = on.headers.used_seed
+        code = f"{prefix}{body}// never seen\n"
+        with_seed = on.verify([Job(problem, Sample(problem_id="upper", code=code))])[0]
+        without = off.verify([Job(problem, Sample(problem_id="upper", code=code))])[0]
+        assert with_seed.verdict == without.verdict == verdict, (name, with_seed)
+        assert [t.verdict for t in with_seed.tests] == [t.verdict for t in without.tests]
+        if name == "right":  # the first program of these includes: its builds read a seed
+            assert on.headers.used_seed > seeded, name  # (a later one may read its own)
+        if verdict == Verdict.compile_error:
+            assert ":8:" in (with_seed.tests[0].detail or ""), with_seed.tests[0].detail
+            assert ":8:" in (without.tests[0].detail or "")
+    # <bits/stdc++.h> after another header: the root's own precompiled one
+    code = "#include <assert.h>\n#include <bits/stdc++.h>\nusing namespace std;\n" + (
+        "int main(){ long long a, b; cin >> a >> b; cout << a + b << endl; }\n"
+    )
+    seeded = on.headers.used_seed
+    assert on.verify([Job(_stdio(), Sample(problem_id="sum", code=code))])[0].accepted
+    assert on.headers.used_seed == seeded + 1

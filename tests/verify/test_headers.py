@@ -84,7 +84,7 @@ def test_the_key_depends_on_the_header_the_flags_and_the_runtime() -> None:
                 headers.key("#include <vector>\n", flags, "r2")}) == 4  # fmt: skip
 
 
-def _store(tmp_path, built: list[str]) -> headers.Headers:
+def _store(tmp_path, built: list[str], seeds: tuple[tuple[str, ...], ...] = ()) -> headers.Headers:
     import base64
     import gzip
 
@@ -95,7 +95,7 @@ def _store(tmp_path, built: list[str]) -> headers.Headers:
         data = base64.b64encode(gzip.compress(b"GCH:" + header.encode())).decode()
         return [["h.h.gch.gz", 0o644, data]]
 
-    return headers.Headers(lambda: tmp_path / "pch", "/cell/pch", "rt", build)
+    return headers.Headers(lambda: tmp_path / "pch", "/cell/pch", "rt", build, seeds)
 
 
 def _settle(store: headers.Headers) -> None:
@@ -159,3 +159,61 @@ def test_past_the_bound_the_oldest_header_is_no_longer_named_and_removed_later(
     assert (tmp_path / "pch" / f"{name}.h").exists()  # and its text stays
     assert len(list((tmp_path / "pch").glob("*.gch"))) == headers.MAX_HEADERS + (retire_s > 0)
     store.close()
+
+
+SEEDS = (("string", "vector"), ("vector",), ("iostream",))
+
+
+def test_seeds_are_built_once_per_options_and_serve_a_header_that_holds_them(tmp_path) -> None:
+    built: list[str] = []
+    store = _store(tmp_path, built, SEEDS)
+    hx = "#include<stdio.h>\n#include<vector>\n#include<string>\nusing namespace std;\nint f();\n"
+    assert store.apply(hx, ["g++"]) is None  # nothing built yet: the seeds start
+    _settle(store)
+    assert built == ["#include <string>\n#include <vector>\n", "#include <vector>\n",
+                     "#include <iostream>\n"]  # fmt: skip
+    assert store.seeded == 3 and store.built == 0
+    # the largest seed whose headers the program includes, the program's text as written
+    unit, path = store.apply(hx, ["g++"]) or ("", "")
+    name = headers.key("#include <string>\n#include <vector>\n", ["g++"], "rt")
+    assert path == f"/cell/pch/{name}.h" and unit == hx
+    assert (tmp_path / "pch" / f"{name}.h.gch").exists()
+    # ... until the program's own header is built (the second ask built it): it comes first
+    _settle(store)
+    own = store.apply(hx, ["g++"])
+    assert own is not None and own[1] != path and "#include<vector>" not in own[0]
+    # a header with one of them alone, in another order and spelling
+    vec = "#include <math.h>\n#  include <vector>\nint g();\n"
+    vector_seed = headers.key("#include <vector>\n", ["g++"], "rt")
+    assert store.apply(vec, ["g++"]) == (vec, f"/cell/pch/{vector_seed}.h")
+    # none of them: nothing; a using line before an include: nothing
+    assert store.apply("#include <map>\nint h();\n", ["g++"]) is None
+    assert store.apply("using namespace std;\n#include <vector>\nint h();\n", ["g++"]) is None
+    # other options: their own seeds, built once
+    store.apply(vec, ["g++", "-O0"])
+    store.apply(vec, ["g++", "-O0"])
+    _settle(store)
+    assert store.seeded == 6 and store.used_seed == 2
+    store.close()
+
+
+def test_a_header_with_bits_stdcxx_after_another_reads_the_roots_own(tmp_path) -> None:
+    built: list[str] = []
+    store = _store(tmp_path, built, SEEDS)
+    source = "#include <assert.h>\n#include <bits/stdc++.h>\nusing namespace std;\nint x;\n"
+    for _ in range(3):
+        unit = source.replace("#include <bits/stdc++.h>", "")
+        assert store.apply(source, ["g++"]) == (unit, "bits/stdc++.h")
+    _settle(store)
+    assert built == [] and store.used_seed == 3  # neither a seed nor a header of its own
+    store.close()
+
+
+@pytest.mark.parametrize(("header", "names"), [
+    ("#include<stdio.h>\n#include <vector>\nusing namespace std;\n",
+     frozenset({"stdio.h", "vector"})),
+    ("#include <vector>\nusing namespace std;\n#include <string>\n", None),
+    ("using namespace std;\n", frozenset()),
+])  # fmt: skip
+def test_the_includes_a_seed_may_stand_for(header: str, names: frozenset[str] | None) -> None:
+    assert headers.includes(header) == names
