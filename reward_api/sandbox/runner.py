@@ -98,6 +98,7 @@ import sys
 import time
 import traceback
 import types
+import zlib
 
 try:  # pre-import what code-RL programs import, so a fork starts warm
     import bisect  # noqa: F401
@@ -3067,6 +3068,16 @@ def _run_checker(job, test, index):
 
 
 MAX_ARTIFACT_BYTES = 32 << 20
+"""The bytes a packed build sends, at most (the files' bytes, compressed where they are more
+than this)."""
+MAX_UNPACKED_BYTES = 96 << 20
+"""The bytes a packed build's files hold, at most: a cell's /tmp (128 MB) holds them and the
+program's own files."""
+ZLIB_MODE = 0o100000
+"""A packed file's mode bit: its bytes are zlib's. A build whose files hold more than
+``MAX_ARTIFACT_BYTES`` is sent compressed: a Rust program's table initialised to a
+constant (``static mut DIST: [i64; 5_000_000] = [INF; 5_000_000]``) is 40 MB of ``.data``
+in its binary, which plain ``rustc`` builds and runs, and whose build was refused."""
 
 
 MAX_PACK_DEPTH = 64
@@ -3077,9 +3088,18 @@ as one too large)."""
 
 
 def _pack(d):
-    """A build folder's files as ``[[relative path, mode, base64], ...]``; None when too big
-    or too deep (walked without recursion)."""
-    out, total = [], 0
+    """A build folder's files as ``[[relative path, mode, base64], ...]``, compressed where
+    they hold more than ``MAX_ARTIFACT_BYTES`` (``ZLIB_MODE``); None when too big or too deep
+    (walked without recursion)."""
+    out = _pack_files(d, False)
+    return _pack_files(d, True) if out is _TOO_BIG else out
+
+
+_TOO_BIG = object()
+
+
+def _pack_files(d, squeeze):
+    out, total, raw = [], 0, 0
     stack = [(d, 0)]
     while stack:
         top, depth = stack.pop()
@@ -3094,11 +3114,17 @@ def _pack(d):
                 if not entry.is_file(follow_symlinks=False):
                     continue
                 with open(path, "rb") as f:
-                    data = f.read(MAX_ARTIFACT_BYTES + 1)
+                    data = f.read((MAX_UNPACKED_BYTES if squeeze else MAX_ARTIFACT_BYTES) + 1)
+                mode = os.stat(path).st_mode & 0o755
+                if squeeze:
+                    raw += len(data)
+                    if raw > MAX_UNPACKED_BYTES:
+                        return None
+                    data = zlib.compress(data, 1)
+                    mode |= ZLIB_MODE
                 total += len(data)
                 if total > MAX_ARTIFACT_BYTES:
-                    return None
-                mode = os.stat(path).st_mode & 0o755
+                    return None if squeeze else _TOO_BIG
                 rel = os.path.relpath(path, d)
                 out.append([rel, mode, base64.b64encode(data).decode("ascii")])
     return out
@@ -3107,6 +3133,7 @@ def _pack(d):
 def _unpack(d, files):
     """Write a packed build into folder d; False when the pack is not one we made."""
     try:
+        left = MAX_UNPACKED_BYTES
         for rel, mode, data in files:
             parts = str(rel).split("/")
             if str(rel).startswith("/") or ".." in parts or len(parts) > MAX_PACK_DEPTH + 1:
@@ -3117,10 +3144,17 @@ def _unpack(d, files):
                 if not os.path.isdir(folder):
                     os.mkdir(folder, 0o755)
             path = os.path.join(folder, parts[-1])
+            raw = base64.b64decode(data)
+            if int(mode) & ZLIB_MODE:
+                z = zlib.decompressobj()
+                raw = z.decompress(raw, left + 1)
+                if not z.eof or z.unconsumed_tail or len(raw) > left:
+                    return False
+            left -= len(raw)
             with open(path, "wb") as f:
-                f.write(base64.b64decode(data))
+                f.write(raw)
             os.chmod(path, int(mode) & 0o755)
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, zlib.error):
         return False
     return True
 
