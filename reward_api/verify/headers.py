@@ -38,9 +38,9 @@ read the headers' text as before.
 **Seeds: the first sight of a header.** A header is worth its build only once it comes
 back, so the first sample of every new prompt parsed its headers whole (1.8 to 2.2 times
 plain ``g++``). ``SEEDS`` are headers of the heavy standard includes alone (``<string>``,
-``<vector>``, ``<algorithm>``, ``<iostream>``), built for a build's options the first
-time a compile with those options asks for any header (in the background, as the
-others). A program whose leading includes hold every header of a seed, and whose
+``<vector>``, ``<algorithm>``, ``<iostream>``), built for the options of a program's
+own build and a lifted test's recorder the first time such a compile asks for any header
+(in the background, as the others). A program whose leading includes hold every header of a seed, and whose
 ``using`` lines come after its includes, compiles with ``-include`` of the largest such
 seed and its own text as written: the seed's headers come first and the program's own
 includes of them are no-ops (their guards). The standard allows its headers in any order
@@ -205,7 +205,8 @@ class Headers:
 
     def __init__(self, folder: Callable[[], Path], cell_folder: str, runtime: str,
                  build: Callable[[str, list[str]], list[Any] | None],
-                 seeds: tuple[tuple[str, ...], ...] = ()) -> None:  # fmt: skip
+                 seeds: tuple[tuple[str, ...], ...] = (),
+                 seed_flags: list[str] | None = None) -> None:  # fmt: skip
         self._folder = folder
         self.cell_folder = cell_folder
         self.runtime = runtime
@@ -220,6 +221,11 @@ class Headers:
         self.failed = 0
         self.used = 0
         self.seeds = seeds
+        self.seed_flags = None if seed_flags is None else tuple(seed_flags)
+        """The one build's options seeds are built for (None: any): a program's own build
+        and a lifted test's recorder. Each seed is a build in a checker cell, where the
+        lifted tests' judges are built too: seeds of an assert build beside the test (its
+        own options) kept a stream of HumanEval-X samples' judges waiting behind them."""
         self._seeding: set[tuple[str, ...]] = set()  # the options whose seeds were asked for
         self._seeded: set[str] = set()  # seeds built (their names)
         self.seeded = 0  # seeds built
@@ -281,6 +287,8 @@ class Headers:
         """The seeds' texts to build for these options: all of them the first time they
         are asked for, else none (under the lock)."""
         if not self.seeds or tuple(flags) in self._seeding or len(self._seeding) >= 4:
+            return []
+        if self.seed_flags is not None and tuple(flags) != self.seed_flags:
             return []
         self._seeding.add(tuple(flags))
         return [seed_text(s) for s in self.seeds]

@@ -247,13 +247,15 @@ class Verifier:
         if self.settings.sandbox != "process" or not self.settings.precompiled_headers:
             return None
         from reward_api.sandbox import process
+        from reward_api.verify import languages
 
         root = self.settings.language_policy(self._policy, "cpp").runtime_root
         if process.runner_mount(root) != process.RUNNER_MOUNT:
             return None  # the cells bind the runner over the root's /opt
         return headers.Headers(lambda: process.shared_runner_dir() / "pch",
                                f"{process.RUNNER_MOUNT}/pch", self.runtime,
-                               self._build_header, headers.SEEDS)  # fmt: skip
+                               self._build_header, headers.SEEDS,
+                               languages.header_flags())  # fmt: skip
 
     def _build_header(self, header: str, flags: list[str]) -> list[Any] | None:
         """A precompiled header's packed build (``headers.build_spec``), compiled in a C++
