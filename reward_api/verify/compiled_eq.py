@@ -2477,9 +2477,29 @@ _JS_PRELUDE = r"""'use strict';
     return (v) => copy(v, new SafeMap());
   })();
   const applyTo = Reflect.apply;
+  // An element of Array.prototype or Object.prototype (an index key): lodash's stack is an
+  // array of its own, and its push ran a setter the program put at Array.prototype[1],
+  // which was handed [expected, actual] and made lodash's next lookups say the pairs were
+  // compared already. No honest program defines one; a comparison after it fails.
+  const protoKeys = Reflect.ownKeys, ArrayProto0 = Array.prototype, ObjectProto0 = Object.prototype;
+  const indexed = (o) => {
+    const keys = protoKeys(o);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k !== 'string' || k.length === 0 || k.length > 10) continue;
+      let digits = true;
+      for (let j = 0; j < k.length; j++) {
+        const c = k.charCodeAt(j);
+        if (c < 48 || c > 57) { digits = false; break; }
+      }
+      if (digits) return true;
+    }
+    return false;
+  };
   const guardEqual = (isEqual) => function isEqualOnCopies(a, b, ...rest) {
     const x = snapshot(a);
     const y = snapshot(b);
+    if (indexed(ArrayProto0) || indexed(ObjectProto0)) return false;
     return applyTo(isEqual, this, [x, y, ...rest]);
   };
   // What the program's functions hand the test (js_prelude's docstring, "Answers"): a
@@ -2666,15 +2686,20 @@ _JS_PRELUDE = r"""'use strict';
   // assignment to the builtin itself changes nothing: the same value passes (a
   // polyfill's Array.prototype.flat = Array.prototype.flat || ...), another throws.
   const dp = Object.defineProperty, gopd0 = Object.getOwnPropertyDescriptor;
+  // A property that was read-only (Set.prototype[Symbol.toStringTag]) stays so for an
+  // object that inherits it: the assignment makes no own property (plain sloppy code's
+  // does nothing; lodash's getRawTag hides a tag by assigning undefined to it, and a Set
+  // whose tag it so hid compared as an empty object: any Set equalled any Set).
   const fixed = (o, k, d) => {
     if (!('value' in d)) return { ...d, configurable: false };
     const v = d.value;
+    const writable = d.writable;
     return { get() { return v; }, set(x) {
       if (this === o) {
         if (x === v) return;
         throw new TypeError(`Cannot assign to read only property '${String(k)}' of a builtin`);
       }
-      dp(this, k, { value: x, writable: true, enumerable: true, configurable: true });
+      if (writable) dp(this, k, { value: x, writable: true, enumerable: true, configurable: true });
     }, enumerable: d.enumerable, configurable: false };
   };
   const keep = (o, only, skip) => {
@@ -2713,15 +2738,29 @@ _JS_PRELUDE = r"""'use strict';
       try { Object.defineProperty(p, w, hook); } catch (e) {}
     }
   }
+  // A global function's prototype, where it could be assigned (node's Buffer): `x
+  // instanceof C` reads it, and lodash's isBuffer (Buffer.isBuffer) said yes of every
+  // object once a program made Buffer.prototype Object.prototype, and compared two
+  // objects as buffers of no length (equal).
+  // (node's Buffer is a lazy accessor of globalThis: named, the others are its values)
+  const globalFunctions = [Buffer];
+  for (const k of Reflect.ownKeys(globalThis)) {
+    const d = gopd0(globalThis, k);
+    if (d && typeof d.value === 'function') globalFunctions.push(d.value);
+  }
+  for (const C of globalFunctions) {
+    const p = gopd0(C, 'prototype');
+    if (p && p.writable && !p.configurable) {
+      try { dp(C, 'prototype', { writable: false }); } catch (e) {}
+    }
+  }
   // A builtin constructor's Symbol.hasInstance: `x instanceof C` calls C's, and node's
   // deepEqual asks `expected instanceof Error` of a value whose tag matches an error's
   // (a red team's Error[Symbol.hasInstance] was handed the expected array and copied it
   // into the program's answer). Each is fixed to the one every function inherits.
   const hasInstance = Function.prototype[Symbol.hasInstance];
-  for (const k of Reflect.ownKeys(globalThis)) {
-    const d = gopd0(globalThis, k);
-    const C = d && d.value;
-    if (typeof C !== 'function' || !C.prototype || gopd0(C, Symbol.hasInstance)) continue;
+  for (const C of globalFunctions) {
+    if (!C.prototype || gopd0(C, Symbol.hasInstance)) continue;
     try {
       dp(C, Symbol.hasInstance, fixed(C, Symbol.hasInstance,
         { value: hasInstance, writable: false, enumerable: false, configurable: true }));
