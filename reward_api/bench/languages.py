@@ -73,7 +73,7 @@ agreement checks that the snapshot changes no verdict."""
 BENCH_RECIPES = {"cpp": ["cpp-nopch", "cpp"], "c": ["c-plain", "c"], "java": ["java-plain", "java"],
                  "javascript": ["javascript-nocheck", "javascript-snapshot"], "typescript": ["typescript"],
                  "go": ["go"], "rust": ["rust-test-plain", "rust-test"], "cpp-hx": ["cpp-nopch"],
-                 "go-hx": ["go-test"]}  # fmt: skip
+                 "cpp-hx-first": ["cpp-nopch"], "go-hx": ["go-test"]}  # fmt: skip
 """Plain baselines of the speed bench, per language: first what a user types (g++ -O2 with
 no precompiled header, gcc -O2, javac and java with their defaults, node with no syntax
 check, rustc --test -O), then the sandbox's own recipe where it differs (its compile flags,
@@ -177,9 +177,13 @@ HANDWRITTEN += [
      "    for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {\n        r[i], r[j] = r[j], r[i]\n    }\n"
      "    return string(r)\n}\n", _gx_test("Rev", '"cba", Rev("abc")', '"", Rev("")')),
 ]  # fmt: skip
-BENCH_LANGUAGE = {"cpp-hx": "cpp", "go-hx": "go"}
+BENCH_LANGUAGE = {"cpp-hx": "cpp", "cpp-hx-first": "cpp", "go-hx": "go"}
 """A bench case's language, where its name is another (``cpp-hx``: C++ in HumanEval-X's
 shape; ``go-hx``: Go's)."""
+BENCH_PROGRAMS_OF = {"cpp-hx-first": "cpp-hx"}
+"""A bench case that measures another's programs another way: ``cpp-hx-first``, the
+``cpp-hx`` programs on a verifier that never saw their headers (only its seeds built:
+``reward_api.verify.headers``), where ``cpp-hx`` warms them first."""
 
 # per-test bench: one stdio program per language that reads two integers and prints the sum
 STDIO_SUM = {
@@ -263,7 +267,7 @@ def load(
 
         hand = []
         for lang, name, program, test in HANDWRITTEN:
-            if lang == language:
+            if lang == BENCH_PROGRAMS_OF.get(language, language):
                 p = Problem.model_validate({"id": f"hand/{lang}/{name}",
                                             "language": BENCH_LANGUAGE.get(lang, lang),
                                             "tests": [{"type": "assert", "code": test}]})  # fmt: skip
@@ -458,6 +462,18 @@ def _variants(pairs: list[tuple[Any, Any]], tag: str) -> list[tuple[Any, Any]]:
             for p, s in pairs]  # fmt: skip
 
 
+def _warm_cpp() -> tuple[Any, Any]:
+    """A C++ stdio program of no prompt's, whose first lines are includes (it asks for a
+    header, and so for the seeds)."""
+    from reward_api.schemas import Problem, Sample
+
+    p = Problem.model_validate({"id": "bench/warm-cpp", "language": "cpp",
+                                "tests": [{"type": "stdio", "input": "2 3\n", "output": "5\n"}]})  # fmt: skip
+    code = ("#include <vector>\n#include <cstdio>\nint main() { long a, b;"
+            ' if (scanf("%ld %ld", &a, &b) != 2) return 1; printf("%ld\\n", a + b); }\n')  # fmt: skip
+    return p, Sample(problem_id=p.id, sample_id="warm", code=code)
+
+
 def _median(xs: list[float]) -> float | None:
     return round(sorted(xs)[len(xs) // 2], 3) if xs else None
 
@@ -477,6 +493,8 @@ def bench_languages(
         warmup = load(language, 1, start=per_language) or pairs[:1]
         if language == "cpp-hx":  # a serving verifier has met its prompts' headers before
             warmup = _variants(pairs, "warm-a") + _variants(pairs, "warm-b")
+        if language == "cpp-hx-first":  # it has met one C++ program: its seeds are built
+            warmup = [_warm_cpp()]
         batch = _rl_batch(pairs[: max(1, per_language // 4)])
         with Verifier(VerifierSettings(sandbox="process", workers=1)) as verifier:
             verifier.language_pool(real).warm(1)
