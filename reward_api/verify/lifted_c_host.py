@@ -106,6 +106,12 @@ def checks(test: str, plan: lifted.Plan, cpp: bool = False) -> tuple[Check, ...]
         if "\\" in line or "??" in line:
             return None  # a line continued, a trigraph: read as the compiler would
     toks = compiled_eq._tokens(test)
+    issame = None
+    if cpp:
+        found = _issame(toks)
+        if found is not None:
+            issame, at = found
+            toks = compiled_eq._tokens(" " * toks[at].start + test[toks[at].start :])
     if len(toks) < 6 or toks[0].text != "int" or toks[1].start != plan.main[0]:
         return None
     params = toks[2].match
@@ -139,7 +145,7 @@ def checks(test: str, plan: lifted.Plan, cpp: bool = False) -> tuple[Check, ...]
                 return None
             if not calls:
                 return None
-            out.append(_assert(stmt[2:-1], calls.pop(0), cpp))
+            out.append(_assert(stmt[2:-1], calls.pop(0), cpp, issame))
             i = k + 1
     except _Refuse:
         return None
@@ -148,13 +154,21 @@ def checks(test: str, plan: lifted.Plan, cpp: bool = False) -> tuple[Check, ...]
     return tuple(out)
 
 
-def _assert(expr: list[Any], call: tuple[int, int], cpp: bool = False) -> Check:
-    """The check of one ``assert``'s expression, whose call is ``call``'s span."""
+def _assert(
+    expr: list[Any], call: tuple[int, int], cpp: bool = False, issame: str | None = None
+) -> Check:
+    """The check of one ``assert``'s expression, whose call is ``call``'s span (``issame``:
+    the element type of the test's ``issame``, where ``_issame`` knows it)."""
     at = next((n for n, t in enumerate(expr) if t.start == call[0]), None)
     to = next((n for n, t in enumerate(expr) if t.end == call[1]), None)
     if at is None or to is None:
         raise _Refuse
     before, after = expr[:at], expr[to + 1 :]
+    if issame is not None and [t.text for t in before] == ["issame", "("]:
+        texts = [t.text for t in after]
+        if len(texts) < 4 or texts[0] != "," or texts[1] != "{" or texts[-2:] != ["}", ")"]:
+            raise _Refuse
+        return Check("issame", (f"std::vector<{issame}>", _braced(after[2:-2], issame)))
     if not before and not after:
         return Check("truth")
     if [t.text for t in before] in (["!"], ["not"] if cpp else ["!"]) and not after:
@@ -172,6 +186,67 @@ def _assert(expr: list[Any], call: tuple[int, int], cpp: bool = False) -> Check:
     ):
         raise _Refuse  # a string's order: its judge decides
     return check
+
+
+# HumanEval-X's ``issame`` of two vectors, its one body for every element type it compares
+# exactly (``int``, ``string``; its ``float`` one compares within 1e-4 through ``abs``, whose
+# overload depends on the program's includes: the judge decides it)
+_ISSAME = re.findall(
+    r"\S+",
+    "bool issame ( vector < T > a , vector < T > b ) { if ( a . size ( ) != b . size ( ) ) "
+    "return false ; for ( int i = 0 ; i < a . size ( ) ; i ++ ) { if ( a [ i ] != b [ i ] ) "
+    "return false ; } return true ; }",
+)
+_ISSAME_TYPES = {("int",): "int", ("string",): "std::string", ("long",): "long",
+                 ("long", "long"): "long long"}  # fmt: skip
+_INT_BITS = {"int": 32, "long": 64, "long long": 64}
+
+
+def _issame(toks: list[Any]) -> tuple[str, int] | None:
+    """The element type of a test's leading ``issame`` (``_ISSAME``, with one of
+    ``_ISSAME_TYPES`` for ``T``) and the index of its first token after it; None when the
+    test does not start with one."""
+    texts = [t.text for t in toks[: len(_ISSAME) + 4]]
+    for words, name in _ISSAME_TYPES.items():
+        want: list[str] = []
+        for w in _ISSAME:
+            want += list(words) if w == "T" else [w]
+        if texts[: len(want)] == want:
+            return name, len(want)
+    return None
+
+
+def _braced(toks: list[Any], kind: str) -> list[Any]:
+    """The values of a braced list that initialises a ``std::vector`` of ``kind``: each an
+    integer constant that fits it (another is narrowing: the test would not compile) or a
+    plain string literal (``kind`` ``std::string``)."""
+    items: list[list[Any]] = [[]]
+    for t in toks:
+        if t.text in ("{", "}", "(", ")", "[", "]"):
+            raise _Refuse  # a nested list, a call, a cast: the judge's
+        if t.text == ",":
+            items.append([])
+        else:
+            items[-1].append(t)
+    if items == [[]]:
+        return []
+    out: list[Any] = []
+    for item in items:
+        if not item:
+            raise _Refuse
+        ckind, value = _constant(item, cpp=True)
+        if kind == "std::string":
+            if ckind != "string":
+                raise _Refuse
+        elif ckind not in _INT or ckind == "string":
+            raise _Refuse
+        else:
+            bits = _INT_BITS[kind]
+            signed = _INT[ckind][1]
+            if not signed or not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+                raise _Refuse  # an unsigned constant, or one the type does not hold
+        out.append(value)
+    return out
 
 
 def _constant(toks: list[Any], cpp: bool = False) -> tuple[str, Any]:
@@ -321,6 +396,11 @@ def _common(a: str, b: str) -> str:
 
 def _holds(check: Check, kind: str, value: Any) -> bool:
     """Whether the ``assert`` holds for the call's ``value`` of type ``kind``."""
+    if check.op == "issame":
+        assert check.constant is not None
+        if kind != check.constant[0] or not isinstance(value, list):
+            raise _Refuse  # another vector type converts to none: it would not compile
+        return value == check.constant[1]
     strings = (kind == "std::string", check.constant is not None and check.constant[0] == "string")
     if any(strings):
         if not all(strings) or check.op not in ("==", "!="):
@@ -391,8 +471,48 @@ _CPP_DOUBLE = re.compile(r"d(nan|inf|-inf|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[+
 _CPP_STRING = re.compile(r"x([0-9]{1,9}):([0-9a-f]*)")
 
 
+_CPP_VECTOR = re.compile(r"std::vector<(int|long|long long|std::string)>")
+_CPP_COUNT = re.compile(r"l([0-9]{1,9}):")
+_CPP_ELEMENT = {"std::string": re.compile(r"x([0-9]{1,9}):"), "int": _CPP_INT,
+                "long": _CPP_INT, "long long": _CPP_INT}  # fmt: skip
+
+
+def _vector_cpp(element: str, line: str) -> Any:
+    """A recorded ``std::vector`` of ints or strings (``l<count>:`` and its elements, as
+    ``put`` writes them) as a list; malformed where it is not one, whole."""
+    m = _CPP_COUNT.match(line)
+    if m is None:
+        raise _Refuse
+    count, at = int(m.group(1)), m.end()
+    out: list[Any] = []
+    pattern = _CPP_ELEMENT[element]
+    for _ in range(count):
+        e = pattern.match(line, at)
+        if e is None:
+            return _MALFORMED
+        if element == "std::string":
+            n = int(e.group(1))
+            data = line[e.end() : e.end() + 2 * n]
+            if len(data) != 2 * n or not re.fullmatch(r"[0-9a-f]*", data):
+                return _MALFORMED
+            out.append(bytes.fromhex(data))
+            at = e.end() + 2 * n
+        else:
+            value = int(e.group(1))
+            bits = _INT_BITS[element]
+            if not -(1 << (bits - 1)) <= value < (1 << (bits - 1)):
+                return _MALFORMED
+            out.append(value)
+            at = e.end()
+    return out if at == len(line) else _MALFORMED
+
+
 def _value_cpp(kind: str, line: str) -> Any:
-    """A C++ recorder's value line as a Python value (a number, or a string's bytes)."""
+    """A C++ recorder's value line as a Python value (a number, a string's bytes, a list
+    of them)."""
+    vector = _CPP_VECTOR.fullmatch(kind)
+    if vector is not None:
+        return _vector_cpp(vector.group(1), line)
     if kind == "bool":
         return {"t": 1, "f": 0}.get(line, _MALFORMED)
     if kind in ("float", "double"):

@@ -294,3 +294,130 @@ def test_the_host_compares_as_gxx_does():
     assert len(by_gxx) == len(cases)
     wrong = [c[:4] for c, g in zip(cases, by_gxx, strict=True) if (g == "1") != c[4]]
     assert not wrong, wrong[:10]
+
+
+# ------------------------------------------------------------------ C++: HumanEval-X's issame
+_ISSAME_BODY = (
+    "bool issame(vector<{t}> a,vector<{t}>b){{\n    if (a.size()!=b.size()) return false;\n"
+    "    for (int i=0;i<a.size();i++)\n    {{\n    if (a[i]!=b[i]) return false;\n    }}\n"
+    "    return true;\n}}\n"
+)
+
+
+def _issame_test(t: str, *asserts: str) -> str:
+    return (
+        "#undef NDEBUG\n#include<assert.h>\n"
+        + _ISSAME_BODY.format(t=t)
+        + "int main(){\n"
+        + "".join(f"    assert ({a});\n" for a in asserts)
+        + "}\n"
+    )
+
+
+def _vector_line(element: str, values: list[object]) -> str:
+    items = "".join(f"x{len(v)}:{v.hex()}" if isinstance(v, bytes) else f"i{v};" for v in values)
+    return f"l{len(values)}:{items}"
+
+
+def test_humaneval_x_s_issame_is_decided_on_the_host():
+    test = _issame_test("int", "issame(f({1, 2}) , {2, 1})", "issame(f({}),{})",
+                        "issame(f({-1}), {-1, 'a', 0x10, 5L})")  # fmt: skip
+    plan = lifted.plan(test, ("f",))
+    assert plan is not None
+    got = lifted_c_host.checks(test, plan, cpp=True)
+    assert got is not None and [c.op for c in got] == ["issame"] * 3
+    assert got[2].constant == ("std::vector<int>", [-1, 97, 16, 5])
+    kind = "std::vector<int>"
+
+    def rec(*lines: str, types: str = kind) -> lifted.Recorded:
+        return lifted.Recorded([types] * 3, "V<i> V<i> V<i>\n" + "".join(f"{x}\n" for x in lines))
+
+    right = [_vector_line("int", v) for v in ([2, 1], [], [-1, 97, 16, 5])]
+    assert lifted_c_host.decide_cpp(got, rec(*right)) == lifted.Judged("passed")
+    for wrong in ([1, 2], [2, 1, 0], [2]):  # an order, a size
+        lines = [_vector_line("int", wrong), *right[1:]]
+        assert lifted_c_host.decide_cpp(got, rec(*lines)).outcome == "failed"
+    assert lifted_c_host.decide_cpp(got, rec(right[0])) == lifted.Judged("ran_out")
+    for malformed in ("l3:i2;i1;", "l2:i2;i1;i0;", "l2:i2;i4294967296;", "l1:x1:61"):
+        lines = [malformed, *right[1:]]
+        assert lifted_c_host.decide_cpp(got, rec(*lines)).outcome == "failed", malformed
+    # another vector type converts to no vector<int>: the judge's (the test does not compile)
+    assert lifted_c_host.decide_cpp(got, rec(*right, types="std::vector<long>")) is None
+    strings = _issame_test("string", 'issame(g("x"), {"a", "", "b c"})', 'issame(g("y"), {})')
+    plan = lifted.plan(strings, ("g",))
+    assert plan is not None
+    got = lifted_c_host.checks(strings, plan, cpp=True)
+    assert got is not None and got[0].constant == ("std::vector<std::string>", [b"a", b"", b"b c"])
+    lines = "V<S> V<S>\n" + _vector_line("std::string", [b"a", b"", b"b c"]) + "\nl0:\n"
+    assert lifted_c_host.decide_cpp(
+        got, lifted.Recorded(["std::vector<std::string>"] * 2, lines)
+    ) == (lifted.Judged("passed"))
+
+
+@pytest.mark.parametrize("test", [
+    _issame_test("float", "issame(f({1}), {1.0})"),  # compared within 1e-4 through abs
+    _issame_test("int", "issame(f({1}), {3000000000})"),  # narrowing: does not compile
+    _issame_test("int", "issame(f({1}), {1.5})"),
+    _issame_test("int", "issame(f({1}), {1u})"),
+    _issame_test("int", "issame(f({1}), {{1}})"),
+    _issame_test("int", "issame(f({1}), {g(1)})"),
+    _issame_test("int", "issame({1}, f({1}))"),  # the call second: not its shape
+    _issame_test("int", "issame(f({1}), {1}) && true"),
+    _issame_test("string", "issame(f({1}), {'a'})"),
+    _issame_test("int", "issame(f({1}), {1})").replace("a[i]!=b[i]", "a[i]==b[i]"),
+    _issame_test("int", "issame(f({1}), {1})").replace("return true;", "return false;"),
+])  # fmt: skip
+def test_other_issame_shapes_go_to_the_judge(test):
+    plan = lifted.plan(test, ("f",))
+    assert plan is None or lifted_c_host.checks(test, plan, cpp=True) is None
+
+
+def test_the_host_decides_issame_as_gxx_does():
+    """Each decided pair of a recorded vector and a braced list gives what g++'s program
+    with the test's ``issame`` gives."""
+    ints = [[], [1], [1, 2], [2, 1], [-1, 2147483647], [-2147483648], [97, 16], [5, 5, 5]]
+    int_lists = ["{}", "{1}", "{1, 2}", "{2,1}", "{-1, 2147483647}", "{-2147483648}",
+                 "{'a', 0x10}", "{5L, 05, 5ll}", "{+1}", "{1, 2, 3}"]  # fmt: skip
+    strs = [[], [b"a"], [b"ab"], [b"a", b"b"], [b""], [b"a\x00b"], [b"a b"]]
+    str_lists = ["{}", '{"a"}', '{"ab"}', '{"a", "b"}', '{""}', '{"a b"}', '{"a","b","c"}']
+    cases = []
+    for element, values, lists in (("int", ints, int_lists), ("string", strs, str_lists)):
+        for braced in lists:
+            test = _issame_test(element, f"issame(f(), {braced})")
+            plan = lifted.plan(test, ("f",))
+            assert plan is not None
+            checks = lifted_c_host.checks(test, plan, cpp=True)
+            assert checks is not None, braced
+            kind = "std::vector<int>" if element == "int" else "std::vector<std::string>"
+            for v in values:
+                rec = lifted.Recorded([kind], f"V<i>\n{_vector_line(element, v)}\n")
+                judged = lifted_c_host.decide_cpp(checks, rec)
+                assert judged is not None
+                cases.append((element, v, braced, judged.outcome == "passed"))
+
+    def cxx(element: str, x: object) -> str:
+        if not isinstance(x, bytes):
+            return str(x)
+        escaped = "".join(f"\\x{b:02x}" for b in x)
+        return f'std::string("{escaped}", {len(x)})'
+
+    body = []
+    for n, (element, v, braced, _ok) in enumerate(cases):
+        items = ", ".join(cxx(element, x) for x in v)
+        call = f"issame_{element}(std::vector<{element}>{{{items}}}, {braced})"
+        body.append(f"  putchar({call} ? '1' : '0'); /* {n} */\n")
+    source = (
+        "#include <cstdio>\n#include <vector>\n#include <string>\nusing namespace std;\n"
+        + _ISSAME_BODY.format(t="int").replace("issame", "issame_int")
+        + _ISSAME_BODY.format(t="string").replace("issame", "issame_string")
+        + "int main() {\n"
+        + "".join(body)
+        + "  putchar('\\n');\n}\n"
+    )
+    script = "cd /tmp && cat > t.cpp && g++ -std=gnu++17 -O2 -w -o t t.cpp && ./t"
+    p = _in_cell("cpp", ["/bin/sh", "-c", script], source, timeout_s=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    by_gxx = p.stdout.strip()
+    assert len(by_gxx) == len(cases) and len(cases) >= 100
+    wrong = [c[:3] for c, g in zip(cases, by_gxx, strict=True) if (g == "1") != c[3]]
+    assert not wrong, wrong[:10]
