@@ -121,7 +121,7 @@ def checks(test: str, plan: lifted.Plan, cpp: bool = False) -> tuple[Check, ...]
     if toks[body].text != "{" or toks[body].match != len(toks) - 1:
         return None
     calls = list(plan.calls)
-    inputs = set(plan.inputs)
+    inputs = set(plan.inputs) | set(plan.drop)  # data the recorder makes; ``auto c = f;``
     out: list[Check] = []
     i, end = body + 1, len(toks) - 1
     try:
@@ -218,8 +218,9 @@ def _issame(toks: list[Any]) -> tuple[str, int] | None:
 
 def _braced(toks: list[Any], kind: str) -> list[Any]:
     """The values of a braced list that initialises a ``std::vector`` of ``kind``: each an
-    integer constant that fits it (another is narrowing: the test would not compile) or a
-    plain string literal (``kind`` ``std::string``)."""
+    integer constant that fits it (another is narrowing: the test would not compile, or,
+    converted explicitly, wraps around, which this does not read) or a plain string
+    literal (``kind`` ``std::string``)."""
     items: list[list[Any]] = [[]]
     for t in toks:
         if t.text in ("{", "}", "(", ")", "[", "]"):
@@ -249,10 +250,72 @@ def _braced(toks: list[Any], kind: str) -> list[Any]:
     return out
 
 
+def _wrapped(toks: list[Any]) -> bool:
+    """Whether the tokens are one parenthesised expression, ``( ... )``."""
+    if len(toks) < 2 or toks[0].text != "(" or toks[-1].text != ")":
+        return False
+    depth = 0
+    for n, t in enumerate(toks):
+        depth += t.text == "("
+        depth -= t.text == ")"
+        if depth == 0 and n < len(toks) - 1:
+            return False
+    return True
+
+
+_MULTIPL_E_VECTOR = {("long",): "long", ("int",): "int", ("long", "long"): "long long",
+                     ("std", "::", "string"): "std::string"}  # fmt: skip
+
+
+def _vector_constant(toks: list[Any]) -> tuple[str, Any]:
+    """MultiPL-E's vector of constants, ``std::vector<T>({(T)1, (T)-2})`` or
+    ``std::vector<T>()``: its type and its values (each element cast to ``T``, or a
+    constant ``T`` holds, as ``_braced`` reads one)."""
+    texts = [t.text for t in toks]
+    if texts[:4] != ["std", "::", "vector", "<"] or ">" not in texts:
+        raise _Refuse
+    close = texts.index(">")
+    element = _MULTIPL_E_VECTOR.get(tuple(texts[4:close]))
+    if element is None:
+        raise _Refuse
+    rest = toks[close + 1 :]
+    if [t.text for t in rest] == ["(", ")"]:
+        return f"std::vector<{element}>", []
+    if (len(rest) < 4 or [t.text for t in rest[:2]] != ["(", "{"]
+            or [t.text for t in rest[-2:]] != ["}", ")"]):  # fmt: skip
+        raise _Refuse
+    cast = ["(", *texts[4:close], ")"]
+    items: list[list[Any]] = [[]]
+    for t in rest[2:-2]:
+        if t.text == ",":
+            items.append([])
+        else:
+            items[-1].append(t)
+    kept = []
+    for item in items:
+        if [t.text for t in item[: len(cast)]] == cast:
+            item = item[len(cast) :]  # an explicit conversion: any constant of the list's
+        kept.extend(item)
+        kept.append(_Comma)
+    return f"std::vector<{element}>", _braced(kept[:-1], element)
+
+
+class _CommaTok:
+    text = ","
+
+
+_Comma = _CommaTok()
+
+
 def _constant(toks: list[Any], cpp: bool = False) -> tuple[str, Any]:
     """A constant with at most one sign: its C type and its value (C++: also ``true``
     and ``false``, an ``int`` once promoted as ``bool`` is, and a plain string literal,
-    ``("string", its bytes up to its first NUL)``: what ``std::string``'s ``==`` reads)."""
+    ``("string", its bytes up to its first NUL)``: what ``std::string``'s ``==`` reads;
+    parenthesised, and MultiPL-E's ``std::vector<T>({...})`` of constants)."""
+    while cpp and _wrapped(toks):
+        toks = toks[1:-1]
+    if cpp and toks and toks[0].text == "std":
+        return _vector_constant(toks)
     if cpp and len(toks) == 1 and toks[0].text in ("true", "false"):
         return "int", int(toks[0].text == "true")
     if cpp and len(toks) == 1 and toks[0].kind == "lit" and toks[0].text[0] == '"':
@@ -396,11 +459,14 @@ def _common(a: str, b: str) -> str:
 
 def _holds(check: Check, kind: str, value: Any) -> bool:
     """Whether the ``assert`` holds for the call's ``value`` of type ``kind``."""
-    if check.op == "issame":
+    vector = check.constant is not None and check.constant[0].startswith("std::vector<")
+    if check.op == "issame" or vector:
         assert check.constant is not None
         if kind != check.constant[0] or not isinstance(value, list):
             raise _Refuse  # another vector type converts to none: it would not compile
-        return value == check.constant[1]
+        if check.op not in ("issame", "==", "!="):
+            raise _Refuse  # a vector's order: the judge's
+        return (value == check.constant[1]) == (check.op != "!=")
     strings = (kind == "std::string", check.constant is not None and check.constant[0] == "string")
     if any(strings):
         if not all(strings) or check.op not in ("==", "!="):

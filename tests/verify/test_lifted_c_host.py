@@ -421,3 +421,91 @@ def test_the_host_decides_issame_as_gxx_does():
     assert len(by_gxx) == len(cases) and len(cases) >= 100
     wrong = [c[:3] for c, g in zip(cases, by_gxx, strict=True) if (g == "1") != c[3]]
     assert not wrong, wrong[:10]
+
+
+# ------------------------------------------------------------------ C++: MultiPL-E's constants
+MULTIPL_E_CPP = (
+    "}\nint main() {\n    auto candidate = evens;\n"
+    "    assert(candidate((std::vector<long>({(long)1, (long)2, (long)4}))) == "
+    "(std::vector<long>({(long)2, (long)4})));\n"
+    "    assert(candidate((std::vector<long>())) == (std::vector<long>()));\n"
+    "    assert(candidate((std::vector<long>({(long)-4}))) != (std::vector<long>({(long)-4, 3})));\n"
+    "    assert(count((std::vector<long>({(long)1}))) == (1));\n"
+    '    assert(name((1)) == ("one"));\n'
+    '    assert(words((1)) == (std::vector<std::string>({(std::string)"a", "b"})));\n}\n'
+)
+
+
+def test_multipl_e_s_cpp_constants_are_decided_on_the_host():
+    test = MULTIPL_E_CPP.split("}\n", 1)[1]
+    plan = lifted.plan(test, ("evens", "count", "name", "words"))
+    assert plan is not None
+    got = lifted_c_host.checks(test, plan, cpp=True)
+    assert got is not None
+    assert [c.constant for c in got] == [
+        ("std::vector<long>", [2, 4]), ("std::vector<long>", []),
+        ("std::vector<long>", [-4, 3]), ("int", 1), ("string", b"one"),
+        ("std::vector<std::string>", [b"a", b"b"]),
+    ]  # fmt: skip
+    types = ["std::vector<long>"] * 3 + ["long", "std::string", "std::vector<std::string>"]
+    lines = [_vector_line("long", [2, 4]), "l0:", _vector_line("long", [-4]), "i1;",
+             "x3:6f6e65", _vector_line("string", [b"a", b"b"])]  # fmt: skip
+    channel = "V<l> V<l> V<l> l S V<S>\n" + "".join(f"{x}\n" for x in lines)
+    assert lifted_c_host.decide_cpp(got, lifted.Recorded(types, channel)) == lifted.Judged("passed")
+    wrong = channel.replace(_vector_line("long", [2, 4]), _vector_line("long", [4, 2]))
+    assert lifted_c_host.decide_cpp(got, lifted.Recorded(types, wrong)).outcome == "failed"
+    # a vector of another element type: no operator== between them (the judge's)
+    assert (
+        lifted_c_host.decide_cpp(got, lifted.Recorded(["std::vector<int>", *types[1:]], channel))
+        is None
+    )
+
+
+@pytest.mark.parametrize("expected", [
+    "(std::vector<long>({(long)1.5}))", "(std::vector<long>({(int)1}))",
+    "(std::vector<float>({(float)1}))", "(std::vector<long>({(long)1}, 2))",
+    "(std::vector<std::vector<long>>({}))", "(std::make_tuple(1, 2))", "((long)14)",
+    "(std::vector<long>({(long)1u}))",
+])  # fmt: skip
+def test_other_multipl_e_constants_go_to_the_judge(expected):
+    test = (
+        f"int main() {{\n    auto candidate = f;\n    assert(candidate((1)) == {expected});\n}}\n"
+    )
+    plan = lifted.plan(test, ("f",))
+    assert plan is None or lifted_c_host.checks(test, plan, cpp=True) is None
+
+
+def test_the_host_decides_multipl_e_vectors_as_gxx_does():
+    """Each decided pair of a recorded ``std::vector<long>`` and MultiPL-E's constant, with
+    ``==`` and ``!=``, gives what g++ gives."""
+    values = [[], [1], [1, 2], [2, 1], [-4, 9223372036854775807], [0, 0, 0]]
+    constants = ["(std::vector<long>())", "(std::vector<long>({(long)1}))",
+                 "(std::vector<long>({(long)1, (long)2}))", "(std::vector<long>({(long)2, 1}))",
+                 "(std::vector<long>({(long)-4, (long)9223372036854775807}))",
+                 "(std::vector<long>({0, 0, (long)0}))"]  # fmt: skip
+    cases = []
+    for constant, op, v in itertools.product(constants, ("==", "!="), values):
+        test = f"int main() {{\n    assert(f() {op} {constant});\n}}\n"
+        plan = lifted.plan(test, ("f",))
+        assert plan is not None
+        checks = lifted_c_host.checks(test, plan, cpp=True)
+        assert checks is not None, constant
+        rec = lifted.Recorded(["std::vector<long>"], f"V<l>\n{_vector_line('long', v)}\n")
+        judged = lifted_c_host.decide_cpp(checks, rec)
+        assert judged is not None
+        cases.append((constant, op, v, judged.outcome == "passed"))
+    body = "".join(
+        f"  putchar((std::vector<long>{{{', '.join(f'{x}L' for x in v)}}} {op} {constant})"
+        f" ? '1' : '0'); /* {n} */\n"
+        for n, (constant, op, v, _ok) in enumerate(cases)
+    )
+    source = (
+        "#include <cstdio>\n#include <vector>\nint main() {\n" + body + "  putchar('\\n');\n}\n"
+    )
+    script = "cd /tmp && cat > t.cpp && g++ -std=gnu++17 -O2 -w -o t t.cpp && ./t"
+    p = _in_cell("cpp", ["/bin/sh", "-c", script], source, timeout_s=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    by_gxx = p.stdout.strip()
+    assert len(by_gxx) == len(cases) == 72
+    wrong = [c[:3] for c, g in zip(cases, by_gxx, strict=True) if (g == "1") != c[3]]
+    assert not wrong, wrong[:10]

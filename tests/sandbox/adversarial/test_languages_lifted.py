@@ -425,3 +425,48 @@ def test_the_judge_makes_the_programs_includes_it_does_not_hold():
     judge = lifted.judge(HALF, shape, ["double", "double", "std::vector<int>"],
                          lifted.judge_context(program))  # fmt: skip
     assert judge.index("#include <math.h>") < judge.index("int __cr_test_main")
+
+
+def test_multipl_e_s_cpp_tests_are_decided_on_the_host_with_the_tests_verdicts():
+    """MultiPL-E's C++ shape (``auto candidate = f;``, parenthesised constants, its
+    ``std::vector<long>({(long)1, ...})``): decided on the host, no judge built, and each
+    program's verdict the test's."""
+    from reward_api import Job, Verifier
+    from reward_api.data.converters.multipl_e import multipl_e_problem, multipl_e_sample
+    from reward_api.verify.settings import VerifierSettings
+
+    record = {
+        "name": "HumanEval_9003_evens", "language": "cpp",
+        "prompt": "#include<assert.h>\n#include<bits/stdc++.h>\n// The even numbers, in order.\n"
+        "std::vector<long> evens(std::vector<long> lst) {\n",
+        "tests": "}\nint main() {\n    auto candidate = evens;\n"
+        "    assert(candidate((std::vector<long>({(long)1, (long)2, (long)4}))) == "
+        "(std::vector<long>({(long)2, (long)4})));\n"
+        "    assert(candidate((std::vector<long>())) == (std::vector<long>()));\n"
+        "    assert(candidate((std::vector<long>({(long)-6, (long)3}))) == (std::vector<long>({(long)-6})));\n}\n",
+    }  # fmt: skip
+    problem = multipl_e_problem(record)
+    bodies = {
+        "right": (
+            "    std::vector<long> out;\n    for (long x : lst) if (x % 2 == 0) out.push_back(x);\n"
+            "    return out;\n",
+            True,
+        ),
+        "reversed": (
+            "    std::vector<long> out;\n    for (long x : lst) if (x % 2 == 0) out.insert(out.begin(), x);\n"
+            "    return out;\n",
+            False,
+        ),
+        "drops negatives": (
+            "    std::vector<long> out;\n    for (long x : lst) if (x % 2 == 0 && x > 0) out.push_back(x);\n"
+            "    return out;\n",
+            False,
+        ),
+    }
+    jobs = [Job(problem, multipl_e_sample(problem, body)) for body, _ok in bodies.values()]
+    with Verifier(VerifierSettings(sandbox="process", workers=1)) as verifier:
+        results = verifier.verify(jobs)
+        assert [r.accepted for r in results] == [ok for _b, ok in bodies.values()], [
+            (r.verdict, [t.detail for t in r.tests]) for r in results
+        ]
+        assert verifier.lifted.host == len(jobs) and verifier.lifted.compiles == 0
