@@ -495,12 +495,14 @@ def _gcc(cc: str, std: str, src: str, *extra: str) -> Recipe:
 
 
 C_JUDGE_BUILD = (
-    "tcc -o prog main.c -lm 2> /dev/null || "
+    "tcc -Wimplicit-function-declaration -Werror -o prog main.c -lm 2> /dev/null || "
     f"exec gcc -std=gnu11 -O0 -pipe {GOLD} -s -o prog main.c -lm"
 )
 """The build of a lifted C test's judge: tcc, the same C (its integer, floating-point, NaN
 and ``long double`` comparisons agree with gcc's: ``tests/languages/test_runtimes.py``), and gcc
-where tcc fails (a GNU extension it lacks), with gcc's message."""
+where tcc fails (a GNU extension it lacks, or any warning: a function the test calls
+undeclared, ``fabs`` with no ``<math.h>``, is ``int fabs()`` to tcc and gcc's builtin
+to gcc, which a red team's honest program met), with gcc's message."""
 
 RECIPES: dict[str, Recipe] = {
     "c": Recipe("main.c", ("gcc", "-std=gnu11", "-O2", "-pipe", GOLD, "-s", "-o", "prog", "main.c", "-lm"),

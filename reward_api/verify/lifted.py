@@ -501,6 +501,18 @@ def _unalias(expr: str, aliases: dict[str, str]) -> str:
     return expr
 
 
+JUDGE_ABS = "using std::abs;\n"
+"""A C++ judge's ``abs``: the overload of its argument's type, at global scope. Beside the
+program the test's ``abs`` is whatever the program's declarations made it: ``<math.h>``'s
+floating overloads (a quoted ``#include "math.h"``, a digraph ``%:include``, ``using
+namespace ::std``, the program's own ``abs`` macro or template), or only the C library's
+``int abs(int)``. A red team's wrong ``truncate_number`` (returning 0.5) passed a judge
+whose ``abs`` was the int one, in five spellings that ``judge_context`` does not copy, and
+failed beside the test. Here ``abs(0.17)`` is 0.17 whatever the program wrote: at least as
+strict as beside it (where the int one truncates), and the same for the datasets' prompts,
+whose includes bring the floating ones."""
+
+
 def judge(test: str, lift: Plan, types: list[str] | None, using: str) -> str:
     """The test's own code, ``main`` renamed, each call replaced by the recorded value of
     ``types`` (C++ spellings from ``spell``), and a ``main`` that maps the test's outcome
@@ -512,7 +524,7 @@ def judge(test: str, lift: Plan, types: list[str] | None, using: str) -> str:
     code = _test_as_judge(test, lift, [f"__cr_lift::take<{t}>({k})" for k, t in enumerate(kinds)])
     return (
         "#include <bits/stdc++.h>\n#define __CR_LIFT_JUDGE 1\n"
-        f"{harness()}\n{using}\n{code}\n"
+        f"{harness()}\n{JUDGE_ABS}{using}\n{code}\n"
         "/* codereward: the judge's entry */\n"
         "template <class F> int __cr_run_test(F f, int argc, char **argv) {\n"
         "  if constexpr (std::is_invocable<F, int, char **>::value) return f(argc, argv);\n"

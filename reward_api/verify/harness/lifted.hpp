@@ -19,7 +19,6 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <type_traits>
 #include <utility>
 #if defined(_BASIC_STRING_H)
@@ -342,6 +341,9 @@ template <class F> void record(F&& f) {
 }
 
 #ifdef __CR_LIFT_JUDGE  // the judge's (it includes <bits/stdc++.h> first: it knows every type)
+// (<cstdlib>, for strtod, is the judge's alone: after a program's own `double abs(double)`,
+// its std::abs(double) made the recorder of an honest program fail to compile)
+#include <cstdlib>
 // ---------------------------------------------------------------- the judge
 struct In { const char* p; const char* e; };
 [[noreturn]] inline void malformed() { leave(4); }
