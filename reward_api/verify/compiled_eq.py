@@ -2776,6 +2776,44 @@ _JS_PRELUDE = r"""'use strict';
   const asyncGenerator = Object.getPrototypeOf(async function* () {}).prototype;
   for (const p of [...iterators, Object.getPrototypeOf(iterators[0]), generator,
     asyncGenerator, Object.getPrototypeOf(asyncGenerator)]) keep(p);
+  // A builtin prototype's own prototype: a program that put Error.prototype under
+  // Array.prototype (Reflect.setPrototypeOf) made node's deepEqual take the expected array
+  // for an error and read its `message` through a getter of the program's, which copied
+  // the expected elements into its answer. Object.setPrototypeOf, Reflect.setPrototypeOf
+  // and the __proto__ setter refuse a builtin prototype (or constructor) as their target.
+  const builtinObjects = new Set(protos);
+  for (const C of globalFunctions) {
+    builtinObjects.add(C);
+    if (C.prototype && (typeof C.prototype === 'object' || typeof C.prototype === 'function')) {
+      builtinObjects.add(C.prototype);
+    }
+  }
+  for (const p of [...iterators, Object.getPrototypeOf(iterators[0]), generator, asyncGenerator,
+    Object.getPrototypeOf(asyncGenerator), Object.getPrototypeOf(function* () {}),
+    Object.getPrototypeOf(async function () {})]) builtinObjects.add(p);
+  const setHas0 = Set.prototype.has;
+  const refuseProto = (o) => {
+    if (Reflect.apply(setHas0, builtinObjects, [o])) {
+      throw new TypeError("codereward: a builtin's prototype chain is fixed");
+    }
+  };
+  const setProto0 = Object.setPrototypeOf, reflectSetProto0 = Reflect.setPrototypeOf;
+  dp(Object, 'setPrototypeOf', { value: function setPrototypeOf(o, p) {
+    refuseProto(o);
+    return Reflect.apply(setProto0, Object, [o, p]);
+  }, writable: true, enumerable: false, configurable: true });
+  dp(Reflect, 'setPrototypeOf', { value: function setPrototypeOf(o, p) {
+    if (Reflect.apply(setHas0, builtinObjects, [o])) return false;
+    return Reflect.apply(reflectSetProto0, Reflect, [o, p]);
+  }, writable: true, enumerable: false, configurable: true });
+  const protoAccessor = gopd0(Object.prototype, '__proto__');
+  if (protoAccessor && protoAccessor.configurable) {
+    const protoGet = protoAccessor.get, protoSet = protoAccessor.set;
+    dp(Object.prototype, '__proto__', { get: protoGet, set(p) {
+      refuseProto(this);
+      return Reflect.apply(protoSet, this, [p]);
+    }, enumerable: false, configurable: false });
+  }
   keep(Object, null, ['prototype']);
   keep(Object.prototype, ['hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable']);
   // No function's source that holds the test's: the module's own wrapper (a sloppy
