@@ -228,8 +228,12 @@ class Headers:
         own options) kept a stream of HumanEval-X samples' judges waiting behind them."""
         self._seeding: set[tuple[str, ...]] = set()  # the options whose seeds were asked for
         self._seeded: set[str] = set()  # seeds built (their names)
-        self.seeded = 0  # seeds built
         self.used_seed = 0  # compiles that read a seed (or the root's <bits/stdc++.h>)
+
+    @property
+    def seeded(self) -> int:
+        """Seeds built."""
+        return len(self._seeded)
 
     def close(self) -> None:
         self._executor.shutdown(wait=True, cancel_futures=True)
@@ -323,7 +327,6 @@ class Headers:
         with self._lock:
             if seed:  # never retired: a handful, named by their options
                 self._seeded.add(name)
-                self.seeded += 1
                 return
             self._ready[name] = None
             self.built += 1

@@ -216,15 +216,14 @@ def _issame(toks: list[Any]) -> tuple[str, int] | None:
     return None
 
 
-def _braced(toks: list[Any], kind: str) -> list[Any]:
+def _braced(toks: list[Any], kind: str, cast: list[str] | None = None) -> list[Any]:
     """The values of a braced list that initialises a ``std::vector`` of ``kind``: each an
     integer constant that fits it (another is narrowing: the test would not compile, or,
     converted explicitly, wraps around, which this does not read) or a plain string
-    literal (``kind`` ``std::string``)."""
+    literal (``kind`` ``std::string``). ``cast``: the tokens of an explicit conversion
+    to ``kind`` an element may start with (MultiPL-E's ``(long)``)."""
     items: list[list[Any]] = [[]]
     for t in toks:
-        if t.text in ("{", "}", "(", ")", "[", "]"):
-            raise _Refuse  # a nested list, a call, a cast: the judge's
         if t.text == ",":
             items.append([])
         else:
@@ -233,8 +232,10 @@ def _braced(toks: list[Any], kind: str) -> list[Any]:
         return []
     out: list[Any] = []
     for item in items:
-        if not item:
-            raise _Refuse
+        if cast and [t.text for t in item[: len(cast)]] == cast:
+            item = item[len(cast) :]
+        if not item or any(t.text in ("{", "}", "(", ")", "[", "]") for t in item):
+            raise _Refuse  # a nested list, a call, another cast: the judge's
         ckind, value = _constant(item, cpp=True)
         if kind == "std::string":
             if ckind != "string":
@@ -284,27 +285,7 @@ def _vector_constant(toks: list[Any]) -> tuple[str, Any]:
     if (len(rest) < 4 or [t.text for t in rest[:2]] != ["(", "{"]
             or [t.text for t in rest[-2:]] != ["}", ")"]):  # fmt: skip
         raise _Refuse
-    cast = ["(", *texts[4:close], ")"]
-    items: list[list[Any]] = [[]]
-    for t in rest[2:-2]:
-        if t.text == ",":
-            items.append([])
-        else:
-            items[-1].append(t)
-    kept = []
-    for item in items:
-        if [t.text for t in item[: len(cast)]] == cast:
-            item = item[len(cast) :]  # an explicit conversion: any constant of the list's
-        kept.extend(item)
-        kept.append(_Comma)
-    return f"std::vector<{element}>", _braced(kept[:-1], element)
-
-
-class _CommaTok:
-    text = ","
-
-
-_Comma = _CommaTok()
+    return f"std::vector<{element}>", _braced(rest[2:-2], element, ["(", *texts[4:close], ")"])
 
 
 def _constant(toks: list[Any], cpp: bool = False) -> tuple[str, Any]:
