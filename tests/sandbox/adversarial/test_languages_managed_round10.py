@@ -55,47 +55,20 @@ import pytest
 
 from reward_api import Problem
 from reward_api.data.converters.humaneval_x import humaneval_x_problem
-from reward_api.data.converters.mbxp import mbxp_problem, mbxp_sample
-from reward_api.data.converters.multipl_e import multipl_e_problem, multipl_e_sample
+from reward_api.data.converters.mbxp import mbxp_sample
+from reward_api.data.converters.multipl_e import multipl_e_sample
 from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
+from tests.sandbox.adversarial.test_languages_managed_round8 import (
+    JS_UNIQUE_HONEST,
+    SORT_MATRIX,
+    TS_SORT_MATRIX_HONEST,
+    UNIQUE,
+)
 
 
 def _problem(p: Problem) -> dict[str, Any]:
     return p.model_dump(exclude={"id"}, exclude_none=True)
 
-
-# MultiPL-E's JavaScript shape (HumanEval_34_unique), as round 8's
-_UNIQUE_RECORD = {
-    "name": "HumanEval_34_unique",
-    "language": "js",
-    "prompt": "//Return sorted unique elements in an array\n// >>> unique([5, 3, 5, 2, 3, 3, 9, 0, 123])\n"
-    "// [0, 2, 3, 5, 9, 123]\nfunction unique(l){\n",
-    "tests": "}\n\nconst assert = require('node:assert');\n\n\nfunction test() {\n"
-    "  let candidate = unique;\n"
-    "  assert.deepEqual(candidate([5, 3, 5, 2, 3, 3, 9, 0, 123]),[0, 2, 3, 5, 9, 123]);\n"
-    "  assert.deepEqual(candidate([]),[]);\n"
-    "  assert.deepEqual(candidate([1, 1]),[1]);\n}\n\ntest();",
-}
-UNIQUE = multipl_e_problem(_UNIQUE_RECORD)
-# MBTSP/12 (sort_matrix), as in ../shared/data/mbxp
-_SORT_MATRIX_RECORD = {
-    "task_id": "MBTSP/12",
-    "language": "typescript",
-    "entry_point": "sort_matrix",
-    "prompt": "/**\n * Write a function to sort a given matrix in ascending order according to the sum of its rows.\n"
-    " */\nconst sort_matrix = function (M: Array<Array<number>>) : Array<Array<number>>  {\n",
-    "test": "\nimport * as assert from 'assert'\n\n"
-    "let actual_1 = sort_matrix([[1, 2, 3], [2, 4, 5], [1, 1, 1]]);\n"
-    "let expected_1 = [[1, 1, 1], [1, 2, 3], [2, 4, 5]];\n"
-    'assert.deepEqual(actual_1, expected_1, "Exception --- test case 0 failed to pass");\n\n'
-    "let actual_2 = sort_matrix([[1, 2, 3], [-2, 4, -5], [1, -1, 1]]);\n"
-    "let expected_2 = [[-2, 4, -5], [1, -1, 1], [1, 2, 3]];\n"
-    'assert.deepEqual(actual_2, expected_2, "Exception --- test case 1 failed to pass");\n\n'
-    "let actual_3 = sort_matrix([[5, 8, 9], [6, 4, 3], [2, 1, 4]]);\n"
-    "let expected_3 = [[2, 1, 4], [6, 4, 3], [5, 8, 9]];\n"
-    'assert.deepEqual(actual_3, expected_3, "Exception --- test case 2 failed to pass");\n\n',
-}
-SORT_MATRIX = mbxp_problem(_SORT_MATRIX_RECORD)
 
 _BETWEEN = (
     "class Answer { get [Symbol.toStringTag]() { return 'Array'; } }\n"
@@ -110,14 +83,8 @@ _BETWEEN = (
 JS_ARRAY_PROTO_CHAIN = multipl_e_sample(UNIQUE, "  mine = new Answer();\n  return mine;").code + (
     _BETWEEN.replace("this: any", "").replace(": any", "")
 )
-JS_UNIQUE_HONEST = multipl_e_sample(UNIQUE, "  return [...new Set(l)].sort((a, b) => a - b);").code
 TS_ARRAY_PROTO_CHAIN = mbxp_sample(
     SORT_MATRIX, "    mine = new Answer();\n    return mine;\n};\n" + _BETWEEN
-).code
-TS_SORT_MATRIX_HONEST = mbxp_sample(
-    SORT_MATRIX,
-    "    const sum = (r: number[]) => r.reduce((s, x) => s + x, 0);\n"
-    "    return [...M].sort((a, b) => sum(a) - sum(b));\n};\n",
 ).code
 
 # HumanEval-X JavaScript/32 and /38, as CodeGeeX's records hold them
