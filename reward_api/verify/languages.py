@@ -1105,7 +1105,12 @@ def with_header(unit: Unit, spec: dict[str, Any], headers: Any) -> dict[str, Any
         return spec
     beside = "input" in spec  # an assert build beside the test (``_c_assert_build``)
     flags = _c_assert_flags("cpp") if beside else header_flags()
-    found = headers.apply(unit.files[recipe.source], flags)
+    # beside the test, the seeds of the program's own options: GCC loads them with the
+    # beside build's (its added options are code generation's, which a header's parse
+    # does not hold: no -Winvalid-pch), so the first sight of a prompt whose test runs
+    # beside it parses no seed's headers (a second set of seeds, built in the checker cell,
+    # kept judges waiting: ``Headers.seed_flags``)
+    found = headers.apply(unit.files[recipe.source], flags, header_flags() if beside else None)
     if found is None:
         return spec
     source, header = found

@@ -235,6 +235,22 @@ def test_a_header_never_seen_compiles_against_a_seed_with_the_same_verdicts(
         if verdict == Verdict.compile_error:
             assert ":8:" in (with_seed.tests[0].detail or ""), with_seed.tests[0].detail
             assert ":8:" in (without.tests[0].detail or "")
+    # a test beside the program (a loop), whose build has options of its own: it reads the
+    # seed of the program's own options, with the same verdicts
+    loop = Problem.model_validate(
+        {"id": "loop", "language": "cpp", "tests": [{"type": "assert", "code": ASSERT_TESTS[2]}]}
+    )
+    prefix = "#include <vector>\n#include <cfloat>\n#include <string>\nusing namespace std;\n"
+    for name, (body, verdict) in PROGRAMS.items():
+        seeded = on.headers.used_seed
+        code = f"{prefix}{body}// beside, never seen\n"
+        with_seed = on.verify([Job(loop, Sample(problem_id="loop", code=code))])[0]
+        without = off.verify([Job(loop, Sample(problem_id="loop", code=code))])[0]
+        assert with_seed.verdict == without.verdict == verdict, (name, with_seed)
+        assert on.headers.used_seed == seeded + 1, name
+        if verdict == Verdict.compile_error:
+            assert ":7:" in (with_seed.tests[0].detail or ""), with_seed.tests[0].detail
+            assert ":7:" in (without.tests[0].detail or "")
     # <bits/stdc++.h> after another header: the root's own precompiled one
     code = "#include <assert.h>\n#include <bits/stdc++.h>\nusing namespace std;\n" + (
         "int main(){ long long a, b; cin >> a >> b; cout << a + b << endl; }\n"

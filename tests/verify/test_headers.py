@@ -197,6 +197,27 @@ def test_seeds_are_built_once_per_options_and_serve_a_header_that_holds_them(tmp
     store.close()
 
 
+def test_a_compile_with_other_options_reads_the_seeds_of_the_ones_it_names(tmp_path) -> None:
+    """An assert build beside the test (its own options) reads the seeds of the program's
+    own options (``seed_flags``), and asks for none of its own: GCC loads them with its
+    options (``tests/languages/test_headers.py`` checks that on the real compiler)."""
+    built: list[str] = []
+    store = _store(tmp_path, built, SEEDS)
+    hx = "#include<stdio.h>\n#include<vector>\nusing namespace std;\nint f();\n"
+    beside = ["g++", "-fno-toplevel-reorder"]
+    assert store.apply(hx, beside, ["g++"]) is None  # the program's seeds start
+    _settle(store)
+    assert store.seeded == len(SEEDS)
+    vector_seed = headers.key("#include <vector>\n", ["g++"], "rt")
+    assert store.apply(hx + "int g();\n", beside, ["g++"]) == (
+        hx + "int g();\n", f"/cell/pch/{vector_seed}.h"
+    )
+    assert store.apply(hx + "int h();\n", beside) is None  # its own options: none of them
+    _settle(store)
+    assert store.seeded == 2 * len(SEEDS)  # ... which built its own
+    store.close()
+
+
 def test_a_header_with_bits_stdcxx_after_another_reads_the_roots_own(tmp_path) -> None:
     built: list[str] = []
     store = _store(tmp_path, built, SEEDS)
