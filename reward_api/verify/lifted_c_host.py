@@ -454,6 +454,13 @@ def _holds(check: Check, kind: str, value: Any) -> bool:
             raise _Refuse  # it would not compile, or compares otherwise
         assert check.constant is not None
         return (value == check.constant[1]) == (check.op == "==")
+    if isinstance(value, list) or not (kind in _INT or kind in _FLOATING or kind in _PROMOTED):
+        # a vector against a scalar (``assert (f(x));``, ``== true``, ``== 5``): no
+        # conversion makes it one, so the test does not compile (the judge's, then the
+        # unit's beside the program: compile_error, as plain g++). A red team's
+        # ``vector<int> is_prime(int)`` was paid 1.0 on ``assert (is_prime(7));`` (a
+        # list is never 0) and made ``== true`` a sandbox error (a KeyError here)
+        raise _Refuse
     if check.op in ("truth", "not"):
         zero = value == 0
         return zero if check.op == "not" else not zero
