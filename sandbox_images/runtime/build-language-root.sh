@@ -27,7 +27,7 @@ case "$root" in
   # tcc: the compiler of lifted C tests' judges (reward_api/verify/lifted.py), the test's
   # own code and no program's: 3 ms a judge against 38 for gcc -O0
   cpp) packages=python3,g++,gcc,tcc
-       recipe="pch:gnu++17-O2,testlib:$testlib_sha256,library-symbols" ;;
+       recipe="pch:gnu++17-O2+header,testlib:$testlib_sha256,library-symbols" ;;
   java) packages=python3,openjdk-17-jdk-headless
         recipe=cds:javac ;;
   node) packages=python3,nodejs,node-lodash
@@ -83,6 +83,11 @@ case "$root" in
     in_root /usr/bin/g++ -std=gnu++17 -O2 -pipe -x c++-header \
       /usr/include/x86_64-linux-gnu/c++/12/bits/stdc++.h \
       -o /usr/lib/codereward/pch/bits/stdc++.h.gch
+    # and the header beside it (GCC's own layout): a second `#include <bits/stdc++.h>` finds
+    # the header where it found the .gch, and opened a file that was not there (an honest
+    # program that includes it twice, or whose test includes it again, did not compile)
+    install -m 0644 "$tmp/usr/include/x86_64-linux-gnu/c++/12/bits/stdc++.h" \
+      "$tmp/usr/lib/codereward/pch/bits/stdc++.h"
     # The functions these libraries export, which a C/C++ assert program may not define
     # (languages.py: C_LIBRARIES, C_LIBRARY_SYMBOLS, _C_DEFINES_CHECK reads the list).
     # shellcheck disable=SC2016
