@@ -643,7 +643,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
             or line_marker_untrusted(program)
             or macro_untrusted(program)
         )
-        entry = tuple(sorted(e for e in entry_points if _C_NAME.fullmatch(e))) if cpp else ()
+        entry = tuple(sorted(e for e in entry_points if _C_NAME.fullmatch(e)))
         return Unit(language, files, RECIPES[language].run, nonce, untrusted, program=program,
                     entry_points=entry)  # fmt: skip
     if language == "java":
@@ -1053,7 +1053,7 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
         "text=$!\n"
         f"built=0; {shlex.join(compile_unit)} < /dev/null || built=$?\n"
         'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
-        f"(\n{c_object_check(cc, unit.entry_points, weak_ok=cpp and _no_weak(unit.program))}) &\n"
+        f"(\n{c_object_check(cc, unit.entry_points, weak_ok=cpp and _no_weak(unit.program), bare=not cpp)}) &\n"
         "object=$!\n"
         f'head -c "$2" > {harness}\n'
         f'if [ "$(wc -c < {harness})" -ne "$2" ]; then\n'
@@ -1171,7 +1171,8 @@ def _no_weak(program: str | None) -> bool:
 
 
 def c_object_check(
-    cc: str, entry_points: tuple[str, ...] | None, preinit: bool = False, weak_ok: bool = False
+    cc: str, entry_points: tuple[str, ...] | None, preinit: bool = False, weak_ok: bool = False,
+    bare: bool = False,
 ) -> str:
     """Shell: ``main.o``'s sections and symbols (one ``readelf``) read by ``_C_OBJECT_AWK``.
     ``entry_points`` None: no library list (a lifted recorder, whose program may define
@@ -1183,7 +1184,11 @@ def c_object_check(
     ``std::operator+<char>`` weak, which libstdc++ also exports: an honest program was
     refused), not the program's: the program declares nothing weak (``_no_weak``), and
     ``_C_TEXT_AWK`` refuses what else could give a library name a body of the program's
-    (a declaration into ``std``, a specialisation of its templates)."""
+    (a declaration into ``std``, a specialisation of its templates). ``entry_points``:
+    the problem's own names, whose definitions the test's calls are meant to reach: a C++
+    function's by its mangled name (HumanEval-X's CPP/23 ``int strlen(string)``), and with
+    ``bare`` (C, where a function's symbol is its name) by that name (an exercise that asks
+    for ``atoi`` or ``strcpy`` itself, whose test runs beside the program, was refused)."""
     if entry_points is None:
         libs = ""
         shell = ""
@@ -1197,6 +1202,7 @@ def c_object_check(
     entry = shlex.quote(" " + " ".join(entry_points or ()) + " ")
     return (
         f"{shell}readelf -SWs main.o | awk -v preinit={int(preinit)} -v weak_ok={int(weak_ok)} "
+        f"-v bare={int(bare)} "
         f"-v entry={entry} "
         f"{shlex.quote(_C_OBJECT_AWK)} - {libs}\n"
     )
@@ -1231,7 +1237,8 @@ symbols && /^ *[0-9]+: / && NF >= 8 {
                                  : "the unit defines an ifunc: its resolver would run before the harness's code")
   if ($7 == "UND" || $4 == "SECTION" || $4 == "FILE") next
   name = $8; sub(/@.*/, "", name)
-  if (!(weak_ok && $5 == "WEAK" && name ~ /^_Z(T[hv]n?[0-9]+_(n?[0-9]+_)?)?(N[rVKRO]*)?(S[tabsiod]|9__gnu_cxx)/))
+  if (!(weak_ok && $5 == "WEAK" && name ~ /^_Z(T[hv]n?[0-9]+_(n?[0-9]+_)?)?(N[rVKRO]*)?(S[tabsiod]|9__gnu_cxx)/) \
+      && !(bare && index(entry, " " name " ") > 0))
     cand[name] = 1
   if (name ~ /^_Z/ && $5 != "WEAK" && match(name, /^_ZL?[0-9]+/)) {
     n = substr(name, 1, RLENGTH); sub(/^_ZL?/, "", n); b = substr(name, RLENGTH + 1, n + 0)
