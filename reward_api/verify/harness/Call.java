@@ -290,8 +290,10 @@ class __CR_CLASS__ {
         else o.append(single ? Float.toString((float) d) : Double.toString(d));
     }
 
-    /** The JSON of a value, by its runtime class (only the JDK's classes: a class of the
-     *  program is refused, so none of its methods is asked). */
+    /** The JSON of a value, by its runtime class: the JDK's values, and any collection or map
+     *  read through its own iteration (a double-brace-initialised list, a program's own
+     *  AbstractList: what its methods answer is an answer it could have returned, compared
+     *  outside); another class of the program's is refused. */
     static void enc(StringBuilder o, Object v) throws Bad {
         if (v == null) { o.append("null"); return; }
         Class<?> c = v.getClass();
@@ -310,7 +312,7 @@ class __CR_CLASS__ {
                 enc(o, java.lang.reflect.Array.get(v, i));
             }
             o.append(']');
-        } else if (v instanceof java.util.Collection && c.getName().startsWith("java.util.")) {
+        } else if (v instanceof java.util.Collection) {
             o.append('[');
             boolean first = true;
             for (Object x : (java.util.Collection<?>) v) {
@@ -319,7 +321,7 @@ class __CR_CLASS__ {
                 enc(o, x);
             }
             o.append(']');
-        } else if (v instanceof java.util.Map && c.getName().startsWith("java.util.")) {
+        } else if (v instanceof java.util.Map) {
             o.append('{');
             boolean first = true;
             for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) v).entrySet()) {

@@ -368,9 +368,15 @@ inline In read_all() {
   return in;
 }
 
+// what an argument is decoded into: its own type, or for a std::string_view parameter the
+// std::string it views (LeetCode's driver passes a std::string, which converts)
+template <class T> struct stored { using type = std::decay_t<T>; };
+template <> struct stored<std::string_view> { using type = std::string; };
+template <class T> using stored_t = typename stored<std::decay_t<T>>::type;
+
 template <class Ret, class... A, class F> void call(const std::string& nonce, F&& f) {
   In in = read_all();
-  std::tuple<std::decay_t<A>...> args{};
+  std::tuple<stored_t<A>...> args{};
   try {
     if (tag(in) != 'l') throw Bad{"the arguments are not a list"};
     size_t n = count(in);
@@ -411,6 +417,16 @@ template <class T, class C, class Ret, class... A> void method(const std::string
 template <class T, class C, class Ret, class... A> void method(const std::string& nonce, Ret (C::*f)(A...) const) {
   call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); });
 }
+// the same with a ref-qualifier (part of the pointer's type; noexcept is deduced away): the
+// fresh object is an lvalue, as LeetCode's driver calls it
+#define __CR_CALL_METHOD(QUALIFIERS)                                                        \
+  template <class T, class C, class Ret, class... A>                                         \
+  void method(const std::string& nonce, Ret (C::*f)(A...) QUALIFIERS) {                      \
+    call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); }); \
+  }
+__CR_CALL_METHOD(&)
+__CR_CALL_METHOD(const&)
+#undef __CR_CALL_METHOD
 template <class T, class Ret, class... A> void method(const std::string& nonce, Ret (*f)(A...)) {
   entry(nonce, f);
 }

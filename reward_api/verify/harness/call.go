@@ -315,7 +315,9 @@ func __cr_enc(o []byte, v __cr_reflect.Value) []byte {
 		return append(o, "false"...)
 	case __cr_reflect.Int, __cr_reflect.Int8, __cr_reflect.Int16, __cr_reflect.Int32, __cr_reflect.Int64:
 		return __cr_strconv.AppendInt(o, v.Int(), 10)
-	case __cr_reflect.Uint, __cr_reflect.Uint8, __cr_reflect.Uint16, __cr_reflect.Uint32, __cr_reflect.Uint64, __cr_reflect.Uintptr:
+	case __cr_reflect.Uint8: // a byte, LeetCode's Go character: "c", as dec reads it
+		return __cr_str(o, string(rune(v.Uint())))
+	case __cr_reflect.Uint, __cr_reflect.Uint16, __cr_reflect.Uint32, __cr_reflect.Uint64, __cr_reflect.Uintptr:
 		return __cr_strconv.AppendUint(o, v.Uint(), 10)
 	case __cr_reflect.Float32, __cr_reflect.Float64:
 		f := v.Float()
