@@ -955,6 +955,24 @@ def _top_level_comma(toks: list[_Tok], open_at: int, close: int) -> bool:
     return False
 
 
+def _java_witness(toks: list[_Tok], i: int) -> int:
+    """``i``, or where a generic method's type witness ending at ``i`` (``List.<Integer>of``)
+    starts, less one: the ``.`` before it."""
+    if i < 1 or toks[i].text != ">":
+        return i
+    depth = 0
+    for j in range(i, -1, -1):
+        if toks[j].text == ">":
+            depth += 1
+        elif toks[j].text == "<":
+            depth -= 1
+            if depth == 0:
+                return j - 1 if j >= 1 and toks[j - 1].text == "." else i
+        elif toks[j].kind not in ("id", "punct") or toks[j].text in ("(", ")", ";", "{", "}"):
+            return i
+    return i
+
+
 def _java_receiver(toks: list[_Tok], i: int) -> int | None:
     """First token of the postfix chain ending at ``i`` (``a.b(c)[d]``, ``new X<>(y)``,
     a literal, a parenthesised expression)."""
@@ -984,8 +1002,13 @@ def _java_receiver(toks: list[_Tok], i: int) -> int | None:
             if i >= 0 and toks[i].kind == "id" and toks[i].text not in _JAVA_STOP:
                 first = i
                 i -= 1
-                if i >= 0 and toks[i].text == "new":
-                    return i
+                # ``new X<>(..)``, ``new java.util.ArrayList<>(..)``, ``new Outer.Inner(..)``
+                j = i
+                while j >= 1 and toks[j].text == "." and toks[j - 1].kind == "id":
+                    j -= 2
+                if j >= 0 and toks[j].text == "new":
+                    return j
+                i = _java_witness(toks, i)
             elif toks[first].text == "(":  # a parenthesised expression (or a cast)
                 return first
         elif t.kind in ("id", "lit") and t.text not in _JAVA_STOP:
