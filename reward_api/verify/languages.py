@@ -667,16 +667,20 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
+        make = _go_test_unit if _GO_TEST_FN.search(test) else _go_main_unit
+        # the words of the unit that are not the program's: its test and our harness, as
+        # they are around a program of no declaration
+        ours = _go_words(make(_GO_NO_PROGRAM, test, secret))
         untrusted = (
             _go_test_imports(program, test)[2]
             or _go_unsafe(program)
             or _go_hooks(program)
-            or _go_predeclared(program)
+            or _go_predeclared(program, ours)
         )
-        if _GO_TEST_FN.search(test):
-            return Unit("go-test", {"main_test.go": _go_test_unit(program, test, secret)},
+        if make is _go_test_unit:
+            return Unit("go-test", {"main_test.go": make(program, test, secret)},
                         RECIPES["go-test"].run, nonce, untrusted)  # fmt: skip
-        return Unit("go", {"main.go": _go_main_unit(program, test, secret)}, RECIPES["go"].run,
+        return Unit("go", {"main.go": make(program, test, secret)}, RECIPES["go"].run,
                     nonce, untrusted)  # fmt: skip
     if language == "rust":
         source, lines = _rust_unit(program, test)
@@ -744,7 +748,7 @@ def lifted_go_unit(
     imports, uses, untrusted = _go_test_imports(program, test)
     if unnamed:
         imports, uses = _go_unbound(imports, uses, unnamed)
-    if untrusted or _go_predeclared(program) or _go_header(program) is None:
+    if untrusted or _go_header(program) is None:
         return None
     tag = lifted.tag(program, test)
     if testify and lifted_go_testify.runs_under_go_test(program):
@@ -758,12 +762,19 @@ def lifted_go_unit(
     mine = lifted_go_testify.RECORDER_IMPORTS if testify else lifted_go.RECORDER_IMPORTS
     own = "; ".join(f'__cr_{n}_{tag} "{path}"' for n, path in mine)
     source = _go_imports(program, own + (f"; {imports}" if imports else ""))
+    if isinstance(shape, lifted_go_testify.Plan):
+        recorder = lifted_go_testify.recorder(tag, shape, uses)
+    else:
+        recorder = lifted_go.recorder(tag, shape, uses)
+    # the recorder runs the test's calls: the words of its code and the test's are ours
+    if _go_predeclared(program, _go_words(recorder) | _go_words(test) | _go_words(own)):
+        return None
     if isinstance(shape, lifted_go_testify.Plan):  # built by ``go test -c``, as beside the test
-        recorded = source + lifted_go_testify.recorder(tag, shape, uses)
+        recorded = source + recorder
         return Unit("go-test", {RECIPES["go-test"].source: recorded}, RECIPES["go-test"].run,
                     lift=(test, shape, None))  # fmt: skip
     judge_imports, judge_uses, _ = _go_test_imports("", test)
-    return Unit("go", {RECIPES["go"].source: source + lifted_go.recorder(tag, shape, uses)},
+    return Unit("go", {RECIPES["go"].source: source + recorder},
                 RECIPES["go"].run,
                 lift=(test, shape, lifted_go.judge(test, shape, judge_imports, judge_uses)))  # fmt: skip
 
@@ -2139,9 +2150,22 @@ _GO_SPEC_NAMES = re.compile(r"(?:^|;)[ \t]*(\w+(?:[ \t]*,[ \t]*\w+)*)", re.M)
 _GO_FUNC_DECL = re.compile(r"\bfunc\s+(\w+)\s*[\[(]")
 
 
-def _go_predeclared(program: str) -> str | None:
+_GO_NO_PROGRAM = "package main\n"
+"""A program of no declaration: the unit around it is the test and the harness alone."""
+
+
+def _go_words(code: str) -> frozenset[str]:
+    """The identifiers of Go code, its comments and literals blanked."""
+    return frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", _GO_LITERAL.sub(" ", code)))
+
+
+def _go_predeclared(program: str, ours: frozenset[str] | None = None) -> str | None:
     """Why a Go program's assert test cannot be trusted, if it declares one of the
-    predeclared identifiers at package level (``GO_PREDECLARED``): the test shares its
+    predeclared identifiers at package level (``GO_PREDECLARED``) that the unit's code
+    other than the program's names (``ours``: the test's and the harness's words; None:
+    any): a package-level ``func delete(xs []int, x int) []int`` of a program whose test
+    and harness never say ``delete`` changes nothing of theirs (a red team's honest
+    helpers named ``delete`` and ``print`` were refused). The test shares its
     package, so a program's ``func panic(v interface{}) {}`` made the test's ``if add(2,
     3) != 5 { panic("test 0") }`` do nothing, and a ``const true = false`` or ``func
     len`` would answer a test's ``assert.Equal(true, ...)``. Read at brace depth 0 of the
@@ -2167,7 +2191,7 @@ def _go_predeclared(program: str) -> str | None:
         for spec in _GO_SPEC_NAMES.finditer(g.group(1)):
             names.update(n.strip() for n in spec.group(1).split(","))
     names |= _go_top_names(program)
-    found = sorted(names & GO_PREDECLARED)
+    found = sorted(names & GO_PREDECLARED & (GO_PREDECLARED if ours is None else ours))
     if found:
         return (
             f"the program declares `{found[0]}`, a predeclared identifier, at package level: "

@@ -101,9 +101,24 @@ def test_the_recorder_keeps_the_tests_names_and_packages():
 
 
 def test_a_program_that_shadows_a_predeclared_name_stays_beside():
-    program = HONEST_ADD + "\nfunc len(s string) int {\n\treturn 0\n}\n"
+    # MBGP's test says ``panic``: the program's would be the test's
+    program = HONEST_ADD + "\nfunc panic(v interface{}) {}\n"
+    assert "panic" in ADD
     units, _ = languages.units_for(_problem(ADD), program, [0], lambda unit: True)
     assert units[0].lift is None and units[0].untrusted
+
+
+def test_a_predeclared_name_that_neither_the_test_nor_the_harness_says_is_the_programs():
+    # ``delete``, ``print``: none of the test's words, nor of its recorder's or the harness's
+    # code, so shadowing them changes nothing of theirs (the recorder says ``len``)
+    for name, decl in [("delete", "func delete(xs []int, x int) []int {\n\treturn xs\n}"),
+                       ("print", "func print(xs []int) string {\n\treturn \"\"\n}")]:  # fmt: skip
+        assert name not in ADD
+        program = HONEST_ADD + "\n" + decl + "\n"
+        lifted_units, _ = languages.units_for(_problem(ADD), program, [0], lambda unit: True)
+        assert lifted_units[0].lift is not None, name
+        beside, _ = languages.units_for(_problem(ADD), program, [0], None)
+        assert beside[0].lift is None and not beside[0].untrusted, name
 
 
 def test_a_program_that_imports_a_package_as_json_stays_beside():
