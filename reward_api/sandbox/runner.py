@@ -2549,7 +2549,8 @@ def _prepare_exec(test):
         argv = [str(a) for a in test["argv"]]
         launch = {"cwd": test["cwd"], "argv": argv, "env": env, "one_process": None}
         if test.get("one_process"):
-            launch["one_process"] = _one_process_prepare(argv, env, test["cwd"])
+            faults = test.get("one_process") == "no_fault_handlers"
+            launch["one_process"] = _one_process_prepare(argv, env, test["cwd"], faults)
     except (OSError, ValueError, TypeError, KeyError):
         return None
     return launch
@@ -2572,13 +2573,17 @@ def _launch(launch):
 _AUDIT_ARCH_X86_64 = 0xC000003E
 _X86_64 = {"clone": 56, "fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "clone3": 435,
            "mmap": 9, "mprotect": 10, "mremap": 25, "shmat": 30, "remap_file_pages": 216,
-           "memfd_create": 319, "pkey_mprotect": 329, "personality": 135}  # fmt: skip
+           "memfd_create": 319, "pkey_mprotect": 329, "personality": 135,
+           "rt_sigaction": 13}  # fmt: skip
+_FAULT_SIGNALS = (4, 5, 6, 7, 8, 11)
+"""SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV: the signals an instruction of the
+test's own code raises (a trapping comparison, a read of a page, ``assert``'s abort)."""
 _CLONE_THREAD = 0x10000
 _RET_ALLOW, _RET_ERRNO = 0x7FFF0000, 0x00050000
 _EPERM, _ENOSYS = 1, 38
 
 
-def _one_process_filter(path_address):
+def _one_process_filter(path_address, faults=False):
     """The seccomp program of a ``one_process`` test (x86-64): no new process (``fork``,
     ``vfork``, a ``clone`` without ``CLONE_THREAD``: EPERM; ``clone3``, whose flags a filter
     cannot read: ENOSYS, so the C library falls back to ``clone`` for its threads) and no
@@ -2590,6 +2595,14 @@ def _one_process_filter(path_address):
     test's), no ``shmat`` with ``SHM_EXEC``, no ``remap_file_pages`` or ``memfd_create``,
     no ``personality`` but its query (``READ_IMPLIES_EXEC`` would make every readable
     mapping executable without a ``PROT_EXEC`` the filter could see).
+    With ``faults`` (a C or C++ assert test that runs beside the program: its
+    comparisons are instructions of the program's process) no handler of ``_FAULT_SIGNALS``
+    either (``rt_sigaction`` with an action: EPERM; a query is allowed): a red team's
+    program answered a signalling NaN, unmasked FE_INVALID, and its SIGFPE handler copied
+    the expected operand of the test's trapping ``ucomisd`` into the answer's and resumed
+    it; another returned an unreadable page and its SIGSEGV handler mapped it in with the
+    string the test's ``strcmp`` was comparing it with. A fault in the test's code now ends
+    the run, as it does where no program handles it.
     A red team's program made the page of the test's ``main`` writable from a constructor
     and wrote ``xor eax, eax; ret`` at its entry: the harness called it, it returned 0 at
     once, and the report was written (paid 1.0). The loader maps libraries read-only and
@@ -2618,7 +2631,15 @@ def _one_process_filter(path_address):
         (jeq, n["remap_file_pages"], "eperm", None),
         (jeq, n["memfd_create"], "eperm", None),
         (jeq, n["personality"], "personality", None),
+        *([(jeq, n["rt_sigaction"], "sigaction", None)] if faults else []),
         (ret, _RET_ALLOW, None, None),
+        ("sigaction", ld, 16, None, None),  # signum
+        *[(jeq, sig, "sigaction_act", None) for sig in _FAULT_SIGNALS],
+        (ret, _RET_ALLOW, None, None),
+        ("sigaction_act", ld, 24, None, None),  # act: NULL (a query) only
+        (jeq, 0, None, "eperm"),
+        (ld, 28, None, None),
+        (jeq, 0, "allow", "eperm"),
         ("personality", ld, 16, None, None),  # persona: only the query 0xffffffff
         (jeq, 0xFFFFFFFF, "allow", "eperm"),
         ("exec_prot", ld, 32, None, None),  # prot
@@ -2773,7 +2794,7 @@ def _landlock_proc(libc):
     return _LANDLOCK
 
 
-def _one_process_prepare(argv, env, cwd):
+def _one_process_prepare(argv, env, cwd, faults=False):
     """In the runner, before the fork: what ``_one_process_exec`` needs (the program's
     path, argv and environment as C arrays, the filter, the Landlock ruleset), so the
     child builds nothing (each page it writes between its fork and its ``execve`` is a
@@ -2797,7 +2818,7 @@ def _one_process_prepare(argv, env, cwd):
     c_argv = (ctypes.c_char_p * (len(strings) + 1))(*strings, None)
     pairs = [os.fsencode(f"{k}={v}") for k, v in env.items()]
     c_env = (ctypes.c_char_p * (len(pairs) + 1))(*pairs, None)
-    c_prog, fprog = _fprog(_one_process_filter(ctypes.addressof(c_path)))
+    c_prog, fprog = _fprog(_one_process_filter(ctypes.addressof(c_path), faults))
     return {"plain": None, "libc": kit["libc"], "path": c_path, "argv": c_argv, "env": c_env,
             "prog": c_prog, "fprog": fprog, "landlock": _landlock_proc(kit["libc"])}  # fmt: skip
 
@@ -2935,7 +2956,7 @@ class _Builds:
             argv=argv,
             cwd=built["dir"],
             env=spec.get("env"),
-            one_process=bool(spec.get("one_process")),
+            one_process=spec.get("one_process") or False,
         )
         limits = dict(job)
         if spec.get("as_extra_mb"):  # a JVM reserves address space far beyond what it uses

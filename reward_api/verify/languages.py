@@ -940,6 +940,8 @@ def build_spec(
         spec["as_extra_mb"] = NODE_EXTRA_MB
     if unit.recipe in ONE_PROCESS:
         spec["one_process"] = True
+        if unit.recipe in ("c", "cpp") and len(unit.files) > 1:  # an assert test beside it
+            spec["one_process"] = "no_fault_handlers"  # runner: ``_one_process_filter``
     spec["max_procs"] = MAX_PROCS
     spec["compile"] = compile_argv
     if unit.recipe in WARM_MODES:
