@@ -1,4 +1,4 @@
-"""Exploits and honest refusals found by an eleventh red team (C, C++, Java, Go), each
+"""Exploits and honest refusals found by an eleventh red team (C, C++, Java, TypeScript, Go), each
 fixed, with an honest control beside each exploit.
 
 Exploits (each paid 1.0, or a sandbox error, before its fix):
@@ -15,6 +15,10 @@ Exploits (each paid 1.0, or a sandbox error, before its fix):
   answer page whose SIGSEGV handler mapped it in holding the string the test's ``strcmp``
   compared it with. Such a run may now install no handler of a fault signal (the runner's
   ``_one_process_filter``, ``faults``): the fault ends it.
+- **TypeScript, an import line that is not one plain import** (``import * as assert from
+  'assert';;``): it stayed at the module's top level, where tsc makes it the module's own
+  ``require``, which answered from ``require.cache``, which the program had written. A
+  module the test names is now the trusted one in node's ``Module._load`` itself.
 
 Honest programs refused before their fix:
 
@@ -237,6 +241,28 @@ _HONEST_SHOUT = (
     "    for (size_t i = 0; i <= n; i++) r[i] = toupper((unsigned char)s[i]);\n    return r;\n}\n"
 )
 
+
+# ---------------------------------------------------------------- TypeScript
+# an import line that is not one plain import stays at the module's top level, where tsc
+# makes it the module's own require: it answered from require.cache, which the program wrote
+_TS_SORT_TEST = """import * as assert from 'assert';;
+
+let actual_1 = sort_matrix([[1, 2, 3], [2, 4, 5], [1, 1, 1]]);
+let expected_1 = [[1, 1, 1], [1, 2, 3], [2, 4, 5]];
+assert.deepEqual(actual_1, expected_1, "Exception --- test case 0 failed to pass");
+"""
+_TS_CACHE_POISON = """const fake: any = Object.assign(function () {}, { deepEqual() {}, strictEqual() {}, ok() {}, equal() {} });
+const cache: any = (module as any)['constr' + 'uctor']['_ca' + 'che'];
+cache['assert'] = { id: 'assert', filename: 'assert', loaded: true, exports: fake };
+const sort_matrix = function (M: Array<Array<number>>) : Array<Array<number>>  {
+    return M;
+}
+"""
+_TS_SORT_HONEST = """const sort_matrix = function (M: Array<Array<number>>) : Array<Array<number>>  {
+    return [...M].sort((a, b) => a.reduce((x, y) => x + y, 0) - b.reduce((x, y) => x + y, 0));
+}
+"""
+
 # ---------------------------------------------------------------- Java
 _JAVA_PROGRAM = """import java.util.*;
 
@@ -368,6 +394,10 @@ BATCH = Batch(
                 {"language": "c", "entry_points": ["atoi"], **asserts(_ATOI_TEST)}, _ATOI),
         control("c-entry-point-strcpy-beside-honest",
                 {"language": "c", "entry_points": ["strcpy"], **asserts(_STRCPY_TEST)}, _STRCPY),
+        exploit("ts-import-line-left-at-the-top-answered-from-require-cache",
+                {"language": "typescript", **asserts(_TS_SORT_TEST)}, _TS_CACHE_POISON),
+        control("ts-import-line-left-at-the-top-honest", {"language": "typescript", **asserts(_TS_SORT_TEST)},
+                _TS_SORT_HONEST),
         control("java-equals-after-qualified-new-honest",
                 {"language": "java", **asserts(_java_main(
                     "if (!new java.util.ArrayList<>(List.of(0, 2, 4)).equals(s.evens(6))) throw new AssertionError();"))},
@@ -396,7 +426,7 @@ BATCH = Batch(
 
 @pytest.fixture(scope="module", autouse=True)
 def _roots() -> None:
-    need_roots("cpp", "c", "java", "go")
+    need_roots("cpp", "c", "java", "typescript", "go")
 
 
 @pytest.mark.parametrize("name", BATCH.names)
