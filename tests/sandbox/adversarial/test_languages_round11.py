@@ -30,6 +30,10 @@ Honest programs refused before their fix:
 - **C, an entry point named like a C library function** (``atoi``, ``strcpy``) whose test
   runs beside the program: the object check refused the program's own definition of the
   function the problem asks for (``languages.c_object_check``'s ``bare``).
+- **C, a test that compares with a math library call on constants** (``assert(f(27) ==
+  cbrt(27))``): plain ``gcc`` folds ``cbrt(27)`` with MPFR (3.0), the judge built by tcc
+  called glibc's (3.0000000000000004). A judge whose test calls the math library is now
+  built by ``gcc -O2``, as plain (``lifted.C_LIBM_CALL``).
 - **Java, ``.equals`` after ``new java.util.ArrayList<>(..)``, ``new Outer.Inner<>(..)`` or
   ``List.<Integer>of()``**: the rewrite to the trusted ``eq`` left ``new`` (or the type
   witness) outside its call, and the test did not compile.
@@ -242,6 +246,13 @@ _HONEST_SHOUT = (
 )
 
 
+
+# ---------------------------------------------------------------- C: a judge that calls libm
+_CBRT = "#include <math.h>\ndouble f(double x) { return cbrt(x); }\n"
+_CBRT_TEST = "#include <assert.h>\n#include <math.h>\nint main(void) {\n    assert(f(27) == cbrt(27));\n    return 0;\n}\n"
+_LOG10 = "#include <math.h>\ndouble f(double x) { return log10(x); }\n"
+_LOG10_TEST = "#include <assert.h>\n#include <math.h>\nint main(void) {\n    assert(f(1.3) == log10(1.3));\n    return 0;\n}\n"
+
 # ---------------------------------------------------------------- TypeScript
 # an import line that is not one plain import stays at the module's top level, where tsc
 # makes it the module's own require: it answered from require.cache, which the program wrote
@@ -398,6 +409,10 @@ BATCH = Batch(
                 {"language": "typescript", **asserts(_TS_SORT_TEST)}, _TS_CACHE_POISON),
         control("ts-import-line-left-at-the-top-honest", {"language": "typescript", **asserts(_TS_SORT_TEST)},
                 _TS_SORT_HONEST),
+        control("c-judge-folds-cbrt-as-gcc-honest", {"language": "c", "entry_points": ["f"], **asserts(_CBRT_TEST)},
+                _CBRT),
+        control("c-judge-folds-log10-as-gcc-honest", {"language": "c", "entry_points": ["f"], **asserts(_LOG10_TEST)},
+                _LOG10),
         control("java-equals-after-qualified-new-honest",
                 {"language": "java", **asserts(_java_main(
                     "if (!new java.util.ArrayList<>(List.of(0, 2, 4)).equals(s.evens(6))) throw new AssertionError();"))},
