@@ -51,7 +51,13 @@ hold ``<bits/stdc++.h>`` after another header compiles with ``-include bits/stdc
 root's own precompiled one (its own line of that include blank: GCC, having found the
 ``.gch`` where the header is not, would look for the header there), and no header of its
 own is built for it. Its own header, once
-built, serves a program before any seed.
+built, serves a program before any seed. An assert build beside the test (options of its
+own: ``-fno-toplevel-reorder``, ``-fsanitize=return,unreachable``) reads the seeds of the
+program's own options (``apply``'s ``seed_flags``): its added options are code
+generation's, which a parse does not hold, and GCC loads them (``-H`` marks the ``.gch``
+used; ``-Winvalid-pch`` says nothing, where it names ``__OPTIMIZE__`` for a build at
+``-O0``). A second set of seeds for those options, built in the checker cell, kept the
+judges waiting.
 
 **Bound.** A header is built the second time it is asked for (``SEEN_BEFORE_BUILD``), and
 at most ``MAX_HEADERS`` are in use per process (each 15 to 30 MB on disk); past that the
