@@ -660,6 +660,10 @@ template <class T> struct str { static constexpr bool value = false; };
 #ifdef NS_STRING
 template <class A> struct str<std::basic_string<char, std::char_traits<char>, A>> { static constexpr bool value = true; };
 #endif
+template <class T> struct wide { static constexpr bool value = false; };  // wstring, u16string, u32string
+#ifdef NS_STRING
+template <class C> struct wide<std::basic_string<C, std::char_traits<C>, std::allocator<C>>> { static constexpr bool value = arith<C>::value; };
+#endif
 #ifdef NS_STRING_VIEW
 template <> struct str<std::basic_string_view<char, std::char_traits<char>>> { static constexpr bool value = true; };
 #endif
@@ -714,8 +718,8 @@ template <class T> constexpr bool known_v = arith<T>::value || ptr<T>::value || 
 // language's or the standard library's, all the way down (never a type of the program's,
 // nor a container with a comparator, hash or allocator of the program's)
 template <class T> struct trusted {
-  static constexpr bool value = arith<T>::value || str<T>::value || std::is_void<T>::value ||
-      std::is_same<T, decltype(nullptr)>::value;
+  static constexpr bool value = arith<T>::value || str<T>::value || wide<T>::value ||
+      std::is_void<T>::value || std::is_same<T, decltype(nullptr)>::value;
 };
 template <class T> constexpr bool trusted_v = trusted<bare_t<T>>::value;
 template <class T> struct trusted<T *> { static constexpr bool value = trusted_v<T>; };
@@ -865,12 +869,16 @@ template <class A, class B> constexpr bool eq(const A &a, const B &b) {
   } else if constexpr (known_v<Y> && !known_v<X>) {  // the program's value against a standard one
     if constexpr (casts<Y, X>::value) {
       return NS::eq(static_cast<Y>(a), b);
+    } else if constexpr (trusted_v<X> && comparable<X, Y>::value) {
+      return a == b;  // a standard type's own operator: complex<double> == 3.0, bitset<8> == 3
     } else {
       return false;
     }
   } else if constexpr (known_v<X> && !known_v<Y>) {
     if constexpr (casts<X, Y>::value) {
       return NS::eq(a, static_cast<X>(b));
+    } else if constexpr (trusted_v<Y> && comparable<X, Y>::value) {
+      return a == b;
     } else {
       return false;
     }

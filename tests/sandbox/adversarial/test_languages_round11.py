@@ -30,6 +30,11 @@ Honest programs refused before their fix:
 - **C, an entry point named like a C library function** (``atoi``, ``strcpy``) whose test
   runs beside the program: the object check refused the program's own definition of the
   function the problem asks for (``languages.c_object_check``'s ``bare``).
+- **C++ beside the test, standard types the equality harness did not know**: a
+  ``std::wstring`` answer did not compile (``returns``' ``static_assert``), and a
+  ``complex<double>`` against ``3.0`` or a ``bitset<8>`` against ``3`` was unequal (no
+  cast between them). A trusted standard type is now compared with a known one by its own
+  operator, and the wide strings are trusted.
 - **C, a test that compares with a math library call on constants** (``assert(f(27) ==
   cbrt(27))``): plain ``gcc`` folds ``cbrt(27)`` with MPFR (3.0), the judge built by tcc
   called glibc's (3.0000000000000004). A judge whose test calls the math library is now
@@ -246,6 +251,20 @@ _HONEST_SHOUT = (
 )
 
 
+# ---------------------------------------------------------------- C++: standard types beside the test
+def _hx_assert(*lines: str) -> str:
+    body = "".join(f"    assert ({line});\n" for line in lines)
+    return "#undef NDEBUG\n#include<assert.h>\nint main(){\n" + body + "}\n"
+
+
+_WSTRING = '#include<string>\nusing namespace std;\nwstring f(int x){ return L"ab"; }\n'
+_COMPLEX = (
+    "#include<complex>\nusing namespace std;\n"
+    "complex<double> add(double x,double y){return complex<double>(x+y,0);}\n"
+)
+_BITSET = (
+    "#include<bitset>\nusing namespace std;\nbitset<8> add(int x,int y){return bitset<8>(x+y);}\n"
+)
 
 # ---------------------------------------------------------------- C: a judge that calls libm
 _CBRT = "#include <math.h>\ndouble f(double x) { return cbrt(x); }\n"
@@ -409,6 +428,11 @@ BATCH = Batch(
                 {"language": "typescript", **asserts(_TS_SORT_TEST)}, _TS_CACHE_POISON),
         control("ts-import-line-left-at-the-top-honest", {"language": "typescript", **asserts(_TS_SORT_TEST)},
                 _TS_SORT_HONEST),
+        control("cpp-wstring-answer-beside-honest", _cpp(_hx_assert('f(1) == L"ab"'), "f"), _WSTRING),
+        control("cpp-complex-answer-against-a-double-honest", _cpp(_hx_assert("add(1, 2) == 3.0"), "add"), _COMPLEX),
+        control("cpp-double-against-a-complex-answer-honest", _cpp(_hx_assert("3.0 == add(1, 2)"), "add"), _COMPLEX),
+        control("cpp-bitset-answer-against-an-int-honest", _cpp(_hx_assert("add(1, 2) == 3"), "add"), _BITSET),
+        exploit("cpp-complex-answer-wrong", _cpp(_hx_assert("add(1, 2) == 4.0"), "add"), _COMPLEX),
         control("c-judge-folds-cbrt-as-gcc-honest", {"language": "c", "entry_points": ["f"], **asserts(_CBRT_TEST)},
                 _CBRT),
         control("c-judge-folds-log10-as-gcc-honest", {"language": "c", "entry_points": ["f"], **asserts(_LOG10_TEST)},
