@@ -458,20 +458,26 @@ def tag(program: str, test: str) -> str:
 
 
 def _recorder(program: str, test: str, lift: Plan, undefs: str) -> str:
-    exprs = [test[a:b] for a, b in lift.calls]
+    written = [test[a:b] for a, b in lift.calls]
     aliases = _aliases(test, lift)
-    exprs = [_unalias(e, aliases) for e in exprs]
+    exprs = [_unalias(e, aliases) for e in written]  # the types' line's, at namespace scope
     declared = lift.declared or (None,) * len(exprs)
     kinds = [f"std::decay_t<{d[0]}>" if d else f"std::decay_t<decltype({e})>"
              for e, d in zip(exprs, declared, strict=True)]  # fmt: skip
     names = "  __cr_lift::Buf b;\n" + "  b.put(' ');\n".join(
         f"  __cr_lift::type_of<{t}>(b);\n" for t in kinds
     )
+    # the calls as the test makes them: through MultiPL-E's ``auto candidate = f;``, which
+    # binds no overloaded or template ``f`` and keeps no default argument (plain g++ and
+    # MultiPL-E's harness fail such a program; called as ``f(..)`` it passed)
+    bound = "".join(f"  [[maybe_unused]] auto {name} = {target};\n"
+                    for name, target in aliases.items())  # fmt: skip
     calls = "".join(
         f"  __cr_lift::record([&]() -> {t if d else f'__cr_lift::held<decltype({e})>'} "
         f"{{ return {e}; }});\n"
-        for e, t, d in zip(exprs, kinds, declared, strict=True)
+        for e, t, d in zip(written, kinds, declared, strict=True)
     )
+    calls = bound + calls
     return (
         f"{program}\n\n/* codereward: the recorder compiles with the recipe's options, and sees the "
         f"language, not the program's macros */\n#pragma GCC reset_options\n#pragma pack()\n"

@@ -35,6 +35,10 @@ Honest programs refused before their fix:
   ``complex<double>`` against ``3.0`` or a ``bitset<8>`` against ``3`` was unequal (no
   cast between them). A trusted standard type is now compared with a known one by its own
   operator, and the wide strings are trusted.
+- **C++, MultiPL-E's ``auto candidate = f;``, accepted where plain ``g++`` fails to
+  compile**: the recorder called ``f(..)`` itself, so an overloaded or template entry
+  point, or one with default arguments, passed. The recorder now binds ``candidate`` as
+  the test does and calls through it.
 - **C, a test that compares with a math library call on constants** (``assert(f(27) ==
   cbrt(27))``): plain ``gcc`` folds ``cbrt(27)`` with MPFR (3.0), the judge built by tcc
   called glibc's (3.0000000000000004). A judge whose test calls the math library is now
@@ -266,6 +270,18 @@ _BITSET = (
     "#include<bitset>\nusing namespace std;\nbitset<8> add(int x,int y){return bitset<8>(x+y);}\n"
 )
 
+
+# ---------------------------------------------------------------- C++: MultiPL-E's candidate
+_ME_HEAD = "#include<assert.h>\n#include<bits/stdc++.h>\n"
+
+
+def _me_test(*checks: str) -> str:
+    body = "".join(f"    assert({c});\n" for c in checks)
+    return "int main() {\n    auto candidate = fib;\n" + body + "}\n"
+
+
+_ME_FIB = _cpp(_me_test("candidate((10)) == (55)", "candidate((1)) == (1)"), "fib")
+
 # ---------------------------------------------------------------- C: a judge that calls libm
 _CBRT = "#include <math.h>\ndouble f(double x) { return cbrt(x); }\n"
 _CBRT_TEST = "#include <assert.h>\n#include <math.h>\nint main(void) {\n    assert(f(27) == cbrt(27));\n    return 0;\n}\n"
@@ -433,6 +449,19 @@ BATCH = Batch(
         control("cpp-double-against-a-complex-answer-honest", _cpp(_hx_assert("3.0 == add(1, 2)"), "add"), _COMPLEX),
         control("cpp-bitset-answer-against-an-int-honest", _cpp(_hx_assert("add(1, 2) == 3"), "add"), _BITSET),
         exploit("cpp-complex-answer-wrong", _cpp(_hx_assert("add(1, 2) == 4.0"), "add"), _COMPLEX),
+        # plain g++ (and MultiPL-E's harness) cannot bind ``auto candidate = fib;`` to these:
+        # a compile error, where the recorder called ``fib(..)`` itself and passed them
+        exploit("cpp-multipl-e-candidate-of-an-overloaded-entry-point", _ME_FIB, _ME_HEAD
+                + "long fib(long n, long a, long b) { return n == 0 ? a : fib(n - 1, b, a + b); }\n"
+                "long fib(long n) {\n    return fib(n, 0, 1);\n}\n"),
+        exploit("cpp-multipl-e-candidate-of-a-template", _ME_FIB, _ME_HEAD
+                + "template <class T> T fib(T n) {\n    return n < 2 ? n : fib(n - 1) + fib(n - 2);\n}\n"),
+        exploit("cpp-multipl-e-candidate-loses-default-arguments", _ME_FIB, _ME_HEAD
+                + "long fib(long n, long a = 0, long b = 1) {\n    return n == 0 ? a : fib(n - 1, b, a + b);\n}\n"),
+        control("cpp-multipl-e-candidate-honest", _ME_FIB, _ME_HEAD
+                + "long fib(long n) {\n    long a = 0, b = 1; while (n--) { long t = a + b; a = b; b = t; } return a;\n}\n"),
+        control("cpp-multipl-e-candidate-of-a-generic-lambda-honest", _ME_FIB, _ME_HEAD
+                + "auto fib = [](auto n) { long a = 0, b = 1; while (n--) { long t = a + b; a = b; b = t; } return a; };\n"),
         control("c-judge-folds-cbrt-as-gcc-honest", {"language": "c", "entry_points": ["f"], **asserts(_CBRT_TEST)},
                 _CBRT),
         control("c-judge-folds-log10-as-gcc-honest", {"language": "c", "entry_points": ["f"], **asserts(_LOG10_TEST)},
