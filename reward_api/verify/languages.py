@@ -1184,7 +1184,10 @@ def _no_weak(program: str | None) -> bool:
 
 
 def c_object_check(
-    cc: str, entry_points: tuple[str, ...] | None, preinit: bool = False, weak_ok: bool = False,
+    cc: str,
+    entry_points: tuple[str, ...] | None,
+    preinit: bool = False,
+    weak_ok: bool = False,
     bare: bool = False,
 ) -> str:
     """Shell: ``main.o``'s sections and symbols (one ``readelf``) read by ``_C_OBJECT_AWK``.

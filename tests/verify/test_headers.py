@@ -210,7 +210,8 @@ def test_a_compile_with_other_options_reads_the_seeds_of_the_ones_it_names(tmp_p
     assert store.seeded == len(SEEDS)
     vector_seed = headers.key("#include <vector>\n", ["g++"], "rt")
     assert store.apply(hx + "int g();\n", beside, ["g++"]) == (
-        hx + "int g();\n", f"/cell/pch/{vector_seed}.h"
+        hx + "int g();\n",
+        f"/cell/pch/{vector_seed}.h",
     )
     assert store.apply(hx + "int h();\n", beside) is None  # its own options: none of them
     _settle(store)
