@@ -410,20 +410,16 @@ template <class Ret, class... A> void entry(const std::string& nonce, Ret (*f)(A
   call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return f(a...); });
 }
 // a method, called on a fresh T (the named class: the pointer's class C may be a base it
-// inherits the method from), or a static one
-template <class T, class C, class Ret, class... A> void method(const std::string& nonce, Ret (C::*f)(A...)) {
-  call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); });
-}
-template <class T, class C, class Ret, class... A> void method(const std::string& nonce, Ret (C::*f)(A...) const) {
-  call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); });
-}
-// the same with a ref-qualifier (part of the pointer's type; noexcept is deduced away): the
-// fresh object is an lvalue, as LeetCode's driver calls it
+// inherits the method from), or a static one; one overload per cv- and ref-qualifier (each
+// part of the pointer's type; noexcept is deduced away): the fresh object is an lvalue, as
+// LeetCode's driver calls it
 #define __CR_CALL_METHOD(QUALIFIERS)                                                        \
   template <class T, class C, class Ret, class... A>                                         \
   void method(const std::string& nonce, Ret (C::*f)(A...) QUALIFIERS) {                      \
     call<Ret, A...>(nonce, [f](auto&... a) -> decltype(auto) { return ((new T())->*f)(a...); }); \
   }
+__CR_CALL_METHOD()
+__CR_CALL_METHOD(const)
 __CR_CALL_METHOD(&)
 __CR_CALL_METHOD(const&)
 #undef __CR_CALL_METHOD
