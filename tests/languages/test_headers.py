@@ -67,6 +67,23 @@ def _stdio() -> Problem:
     return Problem.model_validate({"id": "sum", "language": "cpp", "tests": tests})
 
 
+def _judged_alike(
+    both: tuple[Verifier, Verifier], problem: Problem, code: str, verdict: Verdict, line: int
+) -> None:
+    """The sample judged with headers and without: ``verdict`` both, test by test the same,
+    and a compiler message at the same ``line`` (the unit keeps the program's lines where
+    they were)."""
+    on, off = both
+    sample = Sample(problem_id=problem.id, code=code)
+    with_header = on.verify([Job(problem, sample)])[0]
+    without = off.verify([Job(problem, sample)])[0]
+    assert with_header.verdict == without.verdict == verdict, (code[-40:], with_header)
+    assert [t.verdict for t in with_header.tests] == [t.verdict for t in without.tests]
+    if verdict == Verdict.compile_error:
+        assert f":{line}:" in (with_header.tests[0].detail or ""), with_header.tests[0].detail
+        assert f":{line}:" in (without.tests[0].detail or "")
+
+
 def _ready(v: Verifier, count: int) -> None:
     """Wait (bounded, for a loaded 2-core host) until ``count`` headers were built."""
     assert v.headers is not None
@@ -89,16 +106,8 @@ def test_the_second_sample_of_a_header_compiles_against_it_with_the_same_verdict
     _ready(on, 2)  # the recorder's (lifted) and the unit's beside the test (other options)
     used, compiled = on.headers.used, on.builds_compiled
     for round_ in range(2):  # distinct programs each round: no artifact or result is reused
-        for name, (body, verdict) in PROGRAMS.items():
-            code = f"{PREFIX}{body}// round {round_}\n"
-            with_header = on.verify([Job(problem, Sample(problem_id="upper", code=code))])[0]
-            without = off.verify([Job(problem, Sample(problem_id="upper", code=code))])[0]
-            assert with_header.verdict == without.verdict == verdict, (name, with_header)
-            assert [t.verdict for t in with_header.tests] == [t.verdict for t in without.tests]
-            if verdict == Verdict.compile_error:
-                # the unit kept the program's lines where they were: the same line number
-                assert ":10:" in (with_header.tests[0].detail or ""), with_header.tests[0].detail
-                assert ":10:" in (without.tests[0].detail or "")
+        for body, verdict in PROGRAMS.values():
+            _judged_alike(both, problem, f"{PREFIX}{body}// round {round_}\n", verdict, 10)
     # every build compiled against its header: each program's recorders, its build beside
     # the loop's test, and (the program that does not compile) its builds beside the tests
     # the recorders could not build
@@ -215,7 +224,7 @@ def test_a_header_never_seen_compiles_against_a_seed_with_the_same_verdicts(
     """A program whose leading includes were never asked for compiles with the largest
     seed they hold (``headers.SEEDS``, built once per build options), its text as written:
     the verdicts, and a compiler message's line, are the same as without any header."""
-    on, off = both
+    on, _off = both
     assert on.headers is not None
     on.verify([Job(_stdio(), Sample(problem_id="sum", code="#include <vector>\nint main(){}\n"))])
     on.headers.settle()  # the seeds the first build asked for
@@ -225,16 +234,9 @@ def test_a_header_never_seen_compiles_against_a_seed_with_the_same_verdicts(
     prefix = "#include <string>\n#include <climits>\n#include <vector>\n\nusing namespace std;\n"
     for name, (body, verdict) in PROGRAMS.items():
         seeded = on.headers.used_seed
-        code = f"{prefix}{body}// never seen\n"
-        with_seed = on.verify([Job(problem, Sample(problem_id="upper", code=code))])[0]
-        without = off.verify([Job(problem, Sample(problem_id="upper", code=code))])[0]
-        assert with_seed.verdict == without.verdict == verdict, (name, with_seed)
-        assert [t.verdict for t in with_seed.tests] == [t.verdict for t in without.tests]
+        _judged_alike(both, problem, f"{prefix}{body}// never seen\n", verdict, 8)
         if name == "right":  # the first program of these includes: its builds read a seed
             assert on.headers.used_seed > seeded, name  # (a later one may read its own)
-        if verdict == Verdict.compile_error:
-            assert ":8:" in (with_seed.tests[0].detail or ""), with_seed.tests[0].detail
-            assert ":8:" in (without.tests[0].detail or "")
     # a test beside the program (a loop), whose build has options of its own: it reads the
     # seed of the program's own options, with the same verdicts
     loop = Problem.model_validate(
@@ -243,14 +245,8 @@ def test_a_header_never_seen_compiles_against_a_seed_with_the_same_verdicts(
     prefix = "#include <vector>\n#include <cfloat>\n#include <string>\nusing namespace std;\n"
     for name, (body, verdict) in PROGRAMS.items():
         seeded = on.headers.used_seed
-        code = f"{prefix}{body}// beside, never seen\n"
-        with_seed = on.verify([Job(loop, Sample(problem_id="loop", code=code))])[0]
-        without = off.verify([Job(loop, Sample(problem_id="loop", code=code))])[0]
-        assert with_seed.verdict == without.verdict == verdict, (name, with_seed)
+        _judged_alike(both, loop, f"{prefix}{body}// beside, never seen\n", verdict, 7)
         assert on.headers.used_seed == seeded + 1, name
-        if verdict == Verdict.compile_error:
-            assert ":7:" in (with_seed.tests[0].detail or ""), with_seed.tests[0].detail
-            assert ":7:" in (without.tests[0].detail or "")
     # <bits/stdc++.h> after another header: the root's own precompiled one
     code = "#include <assert.h>\n#include <bits/stdc++.h>\nusing namespace std;\n" + (
         "int main(){ long long a, b; cin >> a >> b; cout << a + b << endl; }\n"
