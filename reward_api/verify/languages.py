@@ -658,6 +658,9 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
             program, test = moved
         test = compiled_eq.qualify_java_types(test, program, entry_points)
         test = compiled_eq.rewrite_java_equals(test, eq)
+        shape = compiled_eq.JavaProgram.of(program, entry_points)
+        test = compiled_eq.wrap_java_answers(test, shape, eq)
+        test = compiled_eq.java_fresh_literals(test, eq, lambda: secrets.randbits(64), shape)
         test = compiled_eq.java_asserts_always_on(test)
         test = _java_enter_once(test, harness)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"

@@ -12,8 +12,11 @@ from __future__ import annotations
 import pytest
 
 from reward_api.verify.compiled_eq import (
+    JavaProgram,
     java_asserts_always_on,
     java_declared_types,
+    java_fresh_literals,
+    java_method_names,
     java_refused,
     java_source_text,
     java_test_in_own_class,
@@ -25,6 +28,7 @@ from reward_api.verify.compiled_eq import (
     rust_own_return_type,
     rust_reads_files,
     rust_untrusted,
+    wrap_java_answers,
 )
 
 CPP = [
@@ -123,6 +127,103 @@ def test_java_equals_become_calls_of_the_trusted_eq(code: str, want: str) -> Non
 )
 def test_java_calls_that_are_not_equals_of_one_argument_stay(code: str) -> None:
     assert rewrite_java_equals(code, "NS") == code
+
+
+ANSWERS = [
+    ("if (!s.f(x).containsAll(w)) t();", "if (!NS.got(s.f(x)).containsAll(w)) t();"),
+    ("int n = new Solution().f(1).size();", "int n = NS.got(new Solution().f(1)).size();"),
+    ("y = s.<Integer>f(3);", "y = NS.got(s.<Integer>f(3));"),
+    ("y = Solution.f(s.f(1));", "y = NS.got(Solution.f(NS.got(s.f(1))));"),
+    ("return Solution.f(1);", "return NS.got(Solution.f(1));"),
+    ("List<Integer> r = list(Solution.f(1), 2);", "List<Integer> r = list(NS.got(Solution.f(1)), 2);"),
+    # a whole statement (the method may be void), a lambda's body, a declaration: as written
+    ("s.f(xs);", "s.f(xs);"),
+    ("if (c) s.f(xs);", "if (c) s.f(xs);"),
+    ("Runnable r = () -> s.f(1);", "Runnable r = () -> s.f(1);"),
+    ("static List<Integer> f(int n) { return null; }", "static List<Integer> f(int n) { return null; }"),
+    ("s::f", "s::f"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("code", "want"), ANSWERS)
+def test_java_answers_are_handed_to_the_trusted_copy(code: str, want: str) -> None:
+    program = JavaProgram(frozenset({"Solution"}), frozenset({"f"}))
+    assert wrap_java_answers("Solution s = new Solution();" + code, program, "NS") == (
+        "Solution s = new Solution();" + want
+    )
+
+
+def test_java_calls_on_the_tests_own_objects_are_not_the_programs() -> None:
+    # the program declares `get` and `add`: the test's list calls stay the test's
+    program = JavaProgram(frozenset({"Solution"}), frozenset({"get", "add", "f"}))
+    code = "List<List<Integer>> g = s.f(); g.get(1).add(4); int x = g.get(0).get(0);"
+    assert wrap_java_answers("Solution s = new Solution();" + code, program, "NS") == (
+        "Solution s = new Solution();List<List<Integer>> g = NS.got(s.f()); g.get(1).add(4); "
+        "int x = g.get(0).get(0);"
+    )
+
+
+def test_java_method_names_are_the_declared_ones() -> None:
+    program = (
+        "class S { public List<Integer> f(int n) { if (n > 0) return g(n); return null; }\n"
+        "  private static <T> T[] h(T[] a) throws Exception { return a; }\n"
+        "  int[] k() { return new int[0]; } abstract void z(); }"
+    )
+    assert java_method_names(program) == {"f", "h", "k"}
+
+
+def _java_literals(code: str, program: JavaProgram = JavaProgram()) -> str:
+    keys = iter(range(1, 1000))
+    return java_fresh_literals(code, "NS", lambda: next(keys), program)
+
+
+def test_java_expected_literals_are_made_fresh() -> None:
+    out = _java_literals('if (!s.f(x).equals(Arrays.asList("banana", "\\u00e9\\n"))) t();')
+    assert '"banana"' not in out and "\\u00e9" not in out
+    assert out.count("NS.s(") == 2 and "0x1L)" in out and "0x2L)" in out
+
+
+def test_java_literals_the_program_is_handed_or_that_must_be_constants_stay() -> None:
+    code = (
+        'Solution s = new Solution(); if (!s.f("a", List.of("b")).equals(List.of("a", "c"))) t();\n'
+        'if (Solution.g("d") == "e") t(); new Solution("f"); @SuppressWarnings("unused") int u;\n'
+        'switch (x) { case "g": break; case K: break; } String h = """\n  text\n  """;\n'
+        'static final String K = "k";'
+    )
+    out = _java_literals(code, JavaProgram(frozenset({"Solution"})))
+    for kept in ('f("a"', '"b"', '"d"', '"e"', '"f"', '"unused"', '"g"', '"""', '"k"'):
+        assert kept in out, kept
+    # the expected "a" is made fresh, though the program is handed an "a" elsewhere
+    assert '"c"' not in out and out.count("NS.s(") == 2
+
+
+def test_java_literals_stay_fresh_where_the_program_names_its_types_and_methods_like_the_tests() -> (
+    None
+):
+    code = (
+        "class Assert { static void eq(Object a, Object b) {} }\n"
+        'want.add("banana"); Arrays.asList("cherry"); Assert.eq("khoor", s.f("fig"));'
+    )
+    program = JavaProgram(frozenset({"Assert", "Solution"}), frozenset({"add", "asList", "eq"}))
+    out = _java_literals(code, program)
+    for fresh in ('"banana"', '"cherry"', '"khoor"', '"fig"'):
+        assert fresh not in out, fresh
+
+
+def test_java_program_types_come_from_its_tokens_not_its_comments() -> None:
+    program = JavaProgram.of(
+        '// helper: class Assert\nclass Solution { String f() { return "class Main"; } }'
+    )
+    assert program.types == {"Solution"} and program.methods == {"f"}
+
+
+def test_java_literal_values_survive_the_scramble() -> None:
+    # xorshift64 from 1: 1 ^ 1 << 13 = 0x2001, ^ >> 7 = 0x2041, << 17 leaves the low 16 bits
+    from reward_api.verify.compiled_eq import _java_keystream, _java_string_value
+
+    assert _java_string_value('"a\\tb\\101\\u0041\\0\\s"') == "a\tbAA\0 "
+    assert _java_string_value('"\\q"') is None
+    assert _java_keystream(1, 1) == [0x2041]
 
 
 JAVA_HEAD = "import java.util.*;\nimport java.math.*;\n"
