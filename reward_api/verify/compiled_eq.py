@@ -2790,7 +2790,21 @@ def js_untrusted(program: str) -> str | None:
     return None
 
 
-def js_prelude(modules: list[str] | tuple[str, ...] = (), entries: int = 0) -> str:
+_JS_ASYNC = re.compile(
+    r"\b(?:async|await|Promise|setTimeout|setImmediate|setInterval|queueMicrotask|nextTick)\b|\.\s*then\s*\("
+)
+
+
+def js_async_test(test: str) -> bool:
+    """Whether a test's text may run anything after its function returns (an ``async``
+    function, ``await``, a ``.then``, a promise, a timer): its pass then waits for the event
+    loop (``js_prelude``). Over-reading costs only that wait."""
+    return _JS_ASYNC.search(test) is not None
+
+
+def js_prelude(
+    modules: list[str] | tuple[str, ...] = (), entries: int = 0, async_test: bool = False
+) -> str:
     """``cr_pre.js``: freezes the assertion libraries and ``console`` (a failed
     ``console.assert`` throws), makes the existing methods of the builtins the test may
     compare with fixed (``Array.prototype.every = ...`` or ``JSON.stringify = ...``
@@ -2911,6 +2925,7 @@ def js_prelude(modules: list[str] | tuple[str, ...] = (), entries: int = 0) -> s
         _JS_PRELUDE.replace("PARAMS", params)
         .replace("MODULES", json.dumps(list(modules)))
         .replace("ENTRY_COUNT", str(int(entries)))
+        .replace("ASYNC_TEST", "true" if async_test else "false")
     )
 
 
@@ -2929,6 +2944,24 @@ _JS_PRELUDE = r"""'use strict';
   // kept as the buffer's bytes, off V8's heap: a heap snapshot (v8.writeHeapSnapshot)
   // holds every string, never a buffer's contents
   const nonce = got === 32 ? nb : null;
+  // An asynchronous test (ASYNC_TEST: its text awaits, chains a then, makes a promise or sets
+  // a timer) has run to its end once every promise made while it runs has settled and no
+  // callback of its can run any more: the pass waits for both, until node's event loop
+  // drains (beforeExit, and no timer or immediate left: a program can emit beforeExit
+  // itself), and is never written after an uncaught exception or an unhandled rejection
+  // (however the program handled them), where plain node would have failed. An awaited
+  // promise that never settles (the program's) is a test that never finished; node drains
+  // its loop and exits 0, and the pass used to be written when the test's function
+  // returned. The promises themselves are tracked (v8.promiseHooks hands over the
+  // objects; async_hooks' ids were a symbol on each promise the program rewrote), in a set
+  // whose methods were read before the program ran; the program gets neither interface,
+  // nor async_wrap, through which it could reach the test's promises.
+  const asyncTest = ASYNC_TEST;
+  const promiseHooks = require('v8').promiseHooks;
+  const onInit = promiseHooks.onInit, onSettled = promiseHooks.onSettled;
+  const SetC = Set, setAdd = Set.prototype.add, setDelete = Set.prototype.delete;
+  const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
+  const onProcess = process.on, activeResources = process.getActiveResourcesInfo;
   const Module = require('module');
   // Nothing may read the process's memory, where that buffer is: no file under /proc
   // (/proc/self/mem; the path made real, no '..' that a rename could move), no link to
@@ -2994,6 +3027,10 @@ _JS_PRELUDE = r"""'use strict';
   guard(process.binding('contextify'), 'makeContext', () => true);
   const v8 = require('v8');  // a heap snapshot holds every string: the unit's source too
   for (const k of ['setFlagsFromString', 'writeHeapSnapshot', 'getHeapSnapshot']) v8[k] = stub(`v8.${k}`);
+  v8.promiseHooks = Object.freeze({ __proto__: null, onInit: stub('v8.promiseHooks'),
+    onSettled: stub('v8.promiseHooks'), onBefore: stub('v8.promiseHooks'), onAfter: stub('v8.promiseHooks'),
+    createHook: stub('v8.promiseHooks') });
+  require('async_hooks').createHook = stub('async_hooks.createHook');
   const warn = process.emitWarning;
   process.emitWarning = () => {};  // WASI is experimental, these bindings deprecated: not the program's stderr
   try {
@@ -3003,7 +3040,7 @@ _JS_PRELUDE = r"""'use strict';
     guard(crypto, 'setEngine', () => true);
     for (const k of ['setEngineKey', 'setClientCertEngine']) guard(crypto.SecureContext.prototype, k, () => true);
   } finally { process.emitWarning = warn; }
-  for (const m of ['inspector', 'worker_threads', 'v8', 'vm', 'wasi']) try { Object.freeze(require(m)); } catch (e) {}
+  for (const m of ['inspector', 'worker_threads', 'v8', 'vm', 'wasi', 'async_hooks']) try { Object.freeze(require(m)); } catch (e) {}
   Module.syncBuiltinESMExports();  // what import() of them sees
   for (const k of ['dlopen', '_debugProcess', 'chdir']) guard(process, k, () => true);
   const usr1 = (a) => a[1] === 'SIGUSR1' || a[1] === 10;
@@ -3020,7 +3057,7 @@ _JS_PRELUDE = r"""'use strict';
     return Reflect.apply(load0, this, [request, ...rest]); }, writable: false, configurable: false });
   const binding0 = process.binding;
   Object.defineProperty(process, 'binding', { value: function (name) {
-    if (name === 'inspector') throw new Error("codereward: binding 'inspector' is not available");
+    if (name === 'inspector' || name === 'async_wrap') throw new Error(`codereward: binding '${name}' is not available`);
     return Reflect.apply(binding0, process, [name]); }, writable: false, configurable: false });
   const trusted = Object.create(null);
   // A library the test compares with is loaded as strict code: a sloppy function's
@@ -3495,8 +3532,30 @@ _JS_PRELUDE = r"""'use strict';
       const list = [];
       for (let i = 0; i < ENTRY_COUNT; i++) define(list, i, answers(entries[i]));
       for (let i = 0; i < args.length; i++) define(list, ENTRY_COUNT + i, args[i]);
+      const live = new SetC();
+      let failed = false;
+      const stops = [];
+      if (asyncTest && nonce !== null) {
+        stops.push(apply(onInit, promiseHooks, [(p) => { apply(setAdd, live, [p]); }]));
+        stops.push(apply(onSettled, promiseHooks, [(p) => { apply(setDelete, live, [p]); }]));
+        const fail = () => { failed = true; };
+        apply(onProcess, process, ['uncaughtExceptionMonitor', fail]);
+        apply(onProcess, process, ['unhandledRejection', fail]);
+      }
       apply(test, undefined, list);
-      if (nonce !== null) write(3, nonce);
+      if (nonce === null) return;
+      let passed = false;
+      const pass = (draining) => {
+        if (passed || failed || apply(setSize, live, []) !== 0) return;
+        if (draining) {
+          for (const r of apply(activeResources, process, [])) if (r === 'Timeout' || r === 'Immediate') return;
+        }
+        passed = true;
+        for (const stop of stops) stop();
+        write(3, nonce);
+      };
+      if (!asyncTest) pass(false);
+      else apply(onProcess, process, ['beforeExit', () => pass(true)]);
     },
     writable: false, configurable: false, enumerable: false,
   });

@@ -2028,7 +2028,9 @@ def _js_unit(
     source = (f"{program}\n\n{helpers}{declare}{imports}\n{aliases};{run}([\n{given}], function ({params}) {{\n"
               f"'use strict';\n{{\n{consts}\n{body}\n}}\n}});\n")  # fmt: skip
     name = RECIPES["typescript" if typescript else "javascript"].source
-    prelude = compiled_eq.js_prelude(compiled_eq.js_test_modules(test), len(names))
+    prelude = compiled_eq.js_prelude(
+        compiled_eq.js_test_modules(test), len(names), compiled_eq.js_async_test(test)
+    )
     return {name: source, JS_PRELUDE: prelude}
 
 
