@@ -1016,6 +1016,25 @@ def _java_string_value(literal: str) -> str | None:
     return "".join(out)
 
 
+def _java_text_block_value(literal: str) -> str | None:
+    """The value of a Java text block token (JLS 3.10.6): past the opening line, each line
+    less the indentation common to its non-blank lines and the closing delimiter's, trailing
+    white space stripped, lines joined by ``\\n``, then escapes (``\\<newline>`` joins two
+    lines); None where the text is not one this reader knows."""
+    body = _java_unicode_escapes(literal[3:-3])
+    first, nl, rest = body.partition("\n")
+    if not nl or first.strip(" \t\f\r"):
+        return None
+    lines = rest.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    last_closing = not lines[-1].strip(" \t\f")  # the closing """ on a line of its own
+    counted = [ln for ln in lines if ln.strip(" \t\f")] + ([lines[-1]] if last_closing else [])
+    indent = min((len(ln) - len(ln.lstrip(" \t\f")) for ln in counted), default=0)
+    out = [ln[indent:].rstrip(" \t\f") if ln.strip(" \t\f") else "" for ln in lines]
+    text = "\n".join(out)
+    text = re.sub(r"(?<!\\)((?:\\\\)*)\\\n", r"\1", text)  # an escaped line end joins lines
+    return _java_string_value('"' + text.replace("\n", "\\n") + '"')
+
+
 def _java_literal_of(units: list[int]) -> str:
     """A Java string literal of these UTF-16 code units, each one escaped (octal below
     0x100, where a Unicode escape of a quote, a backslash or a line break would be read
@@ -1042,8 +1061,8 @@ def java_fresh_literals(
     same value elsewhere in the test (an expected ``"khoor"`` that a later
     ``decode("khoor")`` takes) is still made fresh. Also kept: a literal operand of ``==``
     or ``!=`` (identity the test may mean), one in an annotation or a ``case`` label, the
-    initializer of a constant a ``case`` label names (constants are required there), text
-    blocks, any literal whose escapes this reader does not know, and every literal past
+    initializer of a constant a ``case`` label names (constants are required there), any
+    literal or text block whose escapes this reader does not know, and every literal past
     the first ``_JAVA_FRESH_MOST`` (each costs a call in the method's code, which the JVM
     caps at 64 KB). A string the test stores in a variable and then passes is made fresh:
     the program sees a string equal to, but not identical with, its own literal of that
@@ -1085,12 +1104,12 @@ def java_fresh_literals(
                 j += 1
     edits: list[tuple[int, int, str]] = []
     for i, t in enumerate(toks):
-        if t.kind != "str" or i in keep or len(edits) >= _JAVA_FRESH_MOST:
+        if t.kind not in ("str", "text") or i in keep or len(edits) >= _JAVA_FRESH_MOST:
             continue
         near = {toks[i - 1].text if i else "", toks[i + 1].text if i + 1 < len(toks) else ""}
         if near & {"==", "!="}:
             continue
-        value = _java_string_value(t.text)
+        value = _java_string_value(t.text) if t.kind == "str" else _java_text_block_value(t.text)
         if value is None:
             continue
         units = list(value.encode("utf-16-le", "surrogatepass"))
@@ -1111,8 +1130,9 @@ def java_method_names(code: str) -> set[str]:
     return java_method_names_of(toks) if _pair(toks) else set()
 
 
-def java_method_names_of(toks: list[_Tok]) -> set[str]:
-    """``java_method_names`` of paired tokens."""
+def java_method_names_of(toks: list[_Tok], void: bool | None = None) -> set[str]:
+    """``java_method_names`` of paired tokens (``void``: only those declared ``void``, or
+    only those not)."""
     names = set()
     for i in range(1, len(toks) - 1):
         t, before = toks[i], toks[i - 1]
@@ -1133,14 +1153,9 @@ def java_method_names_of(toks: list[_Tok]) -> set[str]:
         )
         close = toks[i + 1].match
         after = toks[close + 1].text if 0 <= close < len(toks) - 1 else ""
-        if typed and after in ("{", "throws"):
+        if typed and after in ("{", "throws") and (void is None or void == (before.text == "void")):
             names.add(t.text)
     return names
-
-
-# tokens before a call that make it a whole statement (an expression statement, a lambda's
-# body): its method may be void, and ``got(..)`` of a void call does not compile
-_JAVA_STATEMENT_START = {";", "{", "}", ")", "else", "do", "->", ":"}
 
 
 def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
@@ -1151,8 +1166,12 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
     ``contains``, ``get``, ``size``) run JDK code on what the program returned, never a
     method of the program's: an ``ArrayList`` subclass whose ``containsAll`` said yes and
     whose iterator was empty passed ``got.containsAll(want) && want.containsAll(got)``.
-    A call that is a whole statement (``s.sort(xs);``, a lambda's body) is left as it is:
-    its method may return nothing."""
+    A call of a method the program declares only ``void`` is left as it is; one it declares
+    both ways is left as it is where it is a whole statement or a lambda's body (where
+    ``got(..)`` of the void one would not compile); every other call is wrapped wherever it
+    stands: in a lambda's body, after a cast, as a statement (an expression lambda
+    ``() -> s.f(12)`` or a cast ``(Collection<Integer>) s.f(12)`` handed the program's
+    collection to the test)."""
     toks = _java_tokens(code)
     if not _pair(toks):
         return code
@@ -1168,11 +1187,13 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
             continue  # a constructor: the program's own object
         else:
             lo = k
-        if lo is None:
+        name = toks[k].text
+        if lo is None or (name in program.void and name not in program.valued):
             continue
         prev = toks[lo - 1].text if lo else ";"
         nxt = toks[close + 1].text if close + 1 < len(toks) else ";"
-        if prev in _JAVA_STATEMENT_START and nxt in (";", ")", ","):
+        alone = prev in _JAVA_STATEMENT_START and nxt in (";", ")", ",")
+        if alone and (name in program.void or name not in program.valued):
             continue
         opens.append((toks[lo].start, -(toks[close].end - toks[lo].start)))
         closes.append(toks[close].end)
@@ -1439,14 +1460,22 @@ class JavaProgram:
     types: frozenset[str] = frozenset()
     methods: frozenset[str] = frozenset()
     entry: frozenset[str] = frozenset()
+    void: frozenset[str] = frozenset()
+    """Methods declared ``void`` (an overload of the name may not be)."""
+    valued: frozenset[str] = frozenset()
+    """Methods declared with a type (an overload of the name may be ``void``)."""
 
     @classmethod
     def of(cls, program: str, entry: Iterable[str] = ()) -> JavaProgram:
         toks = _java_tokens(java_source_text(program))
         types = {toks[i + 1].text for i, t in enumerate(toks[:-1])
                  if t.text in _DECLARES and toks[i + 1].kind == "id"}  # fmt: skip
-        methods = java_method_names_of(toks) if _pair(toks) else set()
-        return cls(frozenset(types), frozenset(methods), frozenset(entry))
+        paired = _pair(toks)
+        methods = java_method_names_of(toks) if paired else set()
+        void = java_method_names_of(toks, True) if paired else set()
+        valued = java_method_names_of(toks, False) if paired else set()
+        return cls(frozenset(types), frozenset(methods), frozenset(entry), frozenset(void),
+                   frozenset(valued))  # fmt: skip
 
 
 def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
@@ -1711,9 +1740,17 @@ def java_asserts_always_on(test: str) -> str:
     return out
 
 
-def java_eq(cls: str) -> str:
-    """The trusted ``cls.eq`` (a package-private class in ``Main.java``)."""
-    return re.sub(r"\bNS\b", cls, _JAVA_EQ)
+def java_eq(cls: str, named: Iterable[str] = ()) -> str:
+    """The trusted ``cls.eq`` (a package-private class in ``Main.java``); ``named``: the
+    program's types the test names itself (``java_named_types``)."""
+    names = ", ".join(f'"{n}"' for n in sorted(set(named)) if re.fullmatch(r"[\w$]+", n))
+    return re.sub(r"\bNS\b", cls, _JAVA_EQ).replace("NAMED_TYPES", names)
+
+
+def java_named_types(test: str, program: JavaProgram) -> set[str]:
+    """The program's types whose names the test's code says (``new Point(..)``, a
+    ``Point`` variable): answers holding their objects are the test's subject."""
+    return {t.text for t in _java_tokens(java_source_text(test)) if t.text in program.types}
 
 
 _JAVA_EQ = r"""
@@ -1762,6 +1799,50 @@ final class NS {
             }
         }
         return true;
+    }
+    /** The simple names of the program's types the test itself names: objects of those are the
+     *  test's subject, compared by their own code, as plainly. */
+    private static final java.util.Set<java.lang.String> NAMED = java.util.Set.of(NAMED_TYPES);
+    /** A class of the program's that declares equals, hashCode, compareTo or compare (it or a
+     *  superclass of the program's), of a type the test never names: the JDK code the test calls
+     *  on an answer holding one (want.containsAll(got) asks each element equals(expected)) would
+     *  hand it the expected values, and let it say yes. */
+    private static boolean poisoned(java.lang.Class<?> c) {
+        for (java.lang.Class<?> k = c; k != null && !jdk(k); k = k.getSuperclass()) {
+            if (NAMED.contains(k.getSimpleName())) return false;
+            for (java.lang.Class<?> i : k.getInterfaces()) if (!jdk(i) && NAMED.contains(i.getSimpleName())) return false;
+        }
+        for (java.lang.Class<?> k = c; k != null && !jdk(k); k = k.getSuperclass()) {
+            for (java.lang.reflect.Method m : k.getDeclaredMethods()) {
+                java.lang.String n = m.getName();
+                if (n.equals("equals") || n.equals("hashCode") || n.equals("compareTo") || n.equals("compare")) return true;
+            }
+        }
+        return false;
+    }
+    /** An element of an answer (of a collection, a map, an entry, an optional, an array), as the
+     *  copy holds it: own's, after the program's objects that could answer for an expected value
+     *  (poisoned) are refused. */
+    private static java.lang.Object el(java.lang.Object o) {
+        if (o != null && !jdk(o.getClass()) && poisoned(o.getClass())) {
+            throw new java.lang.AssertionError("codereward: the answer holds an object of the program's "
+                .concat(o.getClass().getName()).concat(", which declares equals, hashCode or compareTo, of a type the test never names"));
+        }
+        return own(o);
+    }
+    /** Whether no element of a JDK collection or map needs a copy. */
+    private static boolean settled(java.lang.Object v) {
+        if (v instanceof java.util.Map) {
+            for (java.util.Map.Entry<?, ?> e : ((java.util.Map<?, ?>) v).entrySet()) {
+                if (el(e.getKey()) != e.getKey() || el(e.getValue()) != e.getValue()) return false;
+            }
+            return true;
+        }
+        if (v instanceof java.util.Collection) {
+            for (java.lang.Object o : (java.util.Collection<?>) v) if (el(o) != o) return false;
+            return true;
+        }
+        return false;
     }
     /** A JDK value whose equals and hashCode read only its own state. */
     private static boolean flat(java.lang.Object o) {
@@ -1853,7 +1934,7 @@ final class NS {
             if (!c.getComponentType().isPrimitive()) {
                 java.lang.Object[] a = (java.lang.Object[]) v;
                 for (int i = 0; i < a.length; i++) {
-                    try { a[i] = own(a[i]); } catch (java.lang.ArrayStoreException e) { /* its own type */ }
+                    try { a[i] = el(a[i]); } catch (java.lang.ArrayStoreException e) { /* its own type */ }
                 }
             }
             return v;
@@ -1863,12 +1944,12 @@ final class NS {
                 || v instanceof java.util.Map.Entry || v instanceof java.util.Optional)) return v;
         if (v instanceof java.util.Optional) {
             java.util.Optional<?> o = (java.util.Optional<?>) v;
-            java.lang.Object x = o.orElse(null), y = own(x);
+            java.lang.Object x = o.orElse(null), y = el(x);
             return x == y ? o : java.util.Optional.of(y);
         }
         if (v instanceof java.util.Map.Entry && (j || !plain(c))) {
             java.util.Map.Entry<?, ?> e = (java.util.Map.Entry<?, ?>) v;
-            java.lang.Object key = e.getKey(), value = e.getValue(), k = own(key), x = own(value);
+            java.lang.Object key = e.getKey(), value = e.getValue(), k = el(key), x = el(value);
             java.lang.String n = c.getName();
             boolean held = c == java.util.AbstractMap.SimpleEntry.class || c == java.util.AbstractMap.SimpleImmutableEntry.class
                 || n.equals("java.util.HashMap$Node") || n.equals("java.util.HashMap$TreeNode")
@@ -1878,19 +1959,16 @@ final class NS {
             if (c == java.util.AbstractMap.SimpleImmutableEntry.class) return new java.util.AbstractMap.SimpleImmutableEntry<>(k, x);
             return new java.util.AbstractMap.SimpleEntry<>(k, x);
         }
-        // Kept, its elements replaced by copies where they are not JDK values themselves: a
-        // class of the program's that overrides nothing, and a public JDK class whose order
-        // is no code of the program's (a program's answer of ArrayList, HashMap, TreeSet:
+        // Kept: a class of the program's that overrides nothing (its elements replaced by copies
+        // where they are not JDK values themselves), and a public JDK class whose order is no
+        // code of the program's and whose elements need no copy (ArrayList, HashMap, TreeSet:
         // the test sees the program's own object, as plainly: an argument sorted in place and
         // returned, a live list of the program's state, an access-ordered map).
-        if ((!j && plain(c)) || (j && java.lang.reflect.Modifier.isPublic(c.getModifiers()) && known(comparator(v)))) {
-            try {
-                refill(v);
-                return v;
-            } catch (java.lang.UnsupportedOperationException e) {
-                if (!j) return v;
-            }
+        if (!j && plain(c)) {
+            try { refill(v); } catch (java.lang.UnsupportedOperationException e) { /* as it is */ }
+            return v;
         }
+        if (j && java.lang.reflect.Modifier.isPublic(c.getModifiers()) && known(comparator(v)) && settled(v)) return v;
         java.lang.String n = j ? c.getName() : "";
         boolean fixed = n.startsWith("java.util.ImmutableCollections$") || n.startsWith("java.util.Collections$Unmodifiable")
             || n.startsWith("java.util.Collections$Empty") || n.startsWith("java.util.Collections$Singleton");
@@ -1899,8 +1977,8 @@ final class NS {
             java.util.Map<?, ?> m = (java.util.Map<?, ?>) v;
             java.util.ArrayList<java.lang.Object> keys = new java.util.ArrayList<>(), values = new java.util.ArrayList<>();
             for (java.util.Map.Entry<?, ?> e : m.entrySet()) {
-                keys.add(own(e.getKey()));
-                values.add(own(e.getValue()));
+                keys.add(el(e.getKey()));
+                values.add(el(e.getValue()));
             }
             java.util.Comparator<java.lang.Object> k = order(k0, keys);
             java.util.Map<java.lang.Object, java.lang.Object> out = j && !fixed ? fresh(c, k, m) : null;
@@ -1916,7 +1994,7 @@ final class NS {
         java.util.Collection<?> x = (java.util.Collection<?>) v;
         if (v instanceof java.util.EnumSet) return java.util.EnumSet.copyOf((java.util.EnumSet) v);
         java.util.ArrayList<java.lang.Object> xs = new java.util.ArrayList<>();
-        for (java.lang.Object o : x) xs.add(own(o));
+        for (java.lang.Object o : x) xs.add(el(o));
         if (n.equals("java.util.Arrays$ArrayList")) return java.util.Arrays.asList(xs.toArray());
         java.util.Comparator<java.lang.Object> k = order(k0, xs);
         java.util.Collection<java.lang.Object> out = j && !fixed ? fresh(c, k, x) : null;
@@ -1999,7 +2077,7 @@ final class NS {
         if (v instanceof java.util.List) {
             java.util.ListIterator<java.lang.Object> it = ((java.util.List<java.lang.Object>) v).listIterator();
             while (it.hasNext()) {
-                java.lang.Object x = it.next(), y = own(x);
+                java.lang.Object x = it.next(), y = el(x);
                 if (y != x) it.set(y);
             }
         } else if (v instanceof java.util.Collection) {
@@ -2007,7 +2085,7 @@ final class NS {
             java.util.ArrayList<java.lang.Object> all = items(x), copies = new java.util.ArrayList<>();
             boolean changed = false;
             for (java.lang.Object o : all) {
-                java.lang.Object y = own(o);
+                java.lang.Object y = el(o);
                 changed |= y != o;
                 copies.add(y);
             }
@@ -2020,7 +2098,7 @@ final class NS {
             boolean changed = false;
             for (java.lang.Object o : all) {
                 java.lang.Object[] e = (java.lang.Object[]) o;
-                java.lang.Object k = own(e[0]), x = own(e[1]);
+                java.lang.Object k = el(e[0]), x = el(e[1]);
                 changed |= k != e[0] || x != e[1];
                 e[0] = k;
                 e[1] = x;

@@ -663,7 +663,8 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         test = compiled_eq.java_fresh_literals(test, eq, lambda: secrets.randbits(64), shape)
         test = compiled_eq.java_asserts_always_on(test)
         test = _java_enter_once(test, harness)
-        source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq)}"
+        named = compiled_eq.java_named_types(test, shape)
+        source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq, named)}"
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
     if language in ("javascript", "typescript"):
         files = _js_unit(program, test, language == "typescript", entry_points)

@@ -191,10 +191,11 @@ def test_java_literals_the_program_is_handed_or_that_must_be_constants_stay() ->
         'static final String K = "k";'
     )
     out = _java_literals(code, JavaProgram(frozenset({"Solution"})))
-    for kept in ('f("a"', '"b"', '"d"', '"e"', '"f"', '"unused"', '"g"', '"""', '"k"'):
+    for kept in ('f("a"', '"b"', '"d"', '"e"', '"f"', '"unused"', '"g"', '"k"'):
         assert kept in out, kept
-    # the expected "a" is made fresh, though the program is handed an "a" elsewhere
-    assert '"c"' not in out and out.count("NS.s(") == 2
+    # the expected "a" is made fresh, though the program is handed an "a" elsewhere; a text
+    # block too
+    assert '"c"' not in out and '"""' not in out and out.count("NS.s(") == 3
 
 
 def test_java_literals_stay_fresh_where_the_program_names_its_types_and_methods_like_the_tests() -> (
@@ -208,6 +209,26 @@ def test_java_literals_stay_fresh_where_the_program_names_its_types_and_methods_
     out = _java_literals(code, program)
     for fresh in ('"banana"', '"cherry"', '"khoor"', '"fig"'):
         assert fresh not in out, fresh
+
+
+def test_java_text_blocks_are_read_as_javac_reads_them() -> None:
+    from reward_api.verify.compiled_eq import _java_text_block_value
+
+    assert _java_text_block_value('"""\n    khoor\n    world\n    """') == "khoor\nworld\n"
+    assert _java_text_block_value('"""\n  a\\tb\n    c"""') == "a\tb\n  c"
+    assert _java_text_block_value('"""\n  one \\\n  two\n  """') == "one two\n"
+    assert _java_text_block_value('"""x"""') is None  # no line break after the opening
+
+
+def test_java_calls_of_methods_the_program_declares_with_a_value_are_wrapped_anywhere() -> None:
+    program = JavaProgram.of(
+        "class Solution { List<Integer> f(int n) { return null; } void g() {} }"
+    )
+    code = "Solution s = new Solution(); check(() -> s.f(1)); Object o = (Object) s.f(2); s.f(3); s.g();"
+    assert wrap_java_answers(code, program, "NS") == (
+        "Solution s = new Solution(); check(() -> NS.got(s.f(1))); Object o = (Object) NS.got(s.f(2)); "
+        "NS.got(s.f(3)); s.g();"
+    )
 
 
 def test_java_program_types_come_from_its_tokens_not_its_comments() -> None:
