@@ -2681,10 +2681,13 @@ def rust_reads_files(program: str) -> str | None:
 JS_PARAMS = ("require", "undefined", "NaN", "Infinity", "Object", "Array", "String", "Number",
              "Boolean", "Symbol", "BigInt", "Map", "Set", "WeakMap", "WeakSet", "Promise",
              "JSON", "Math", "Reflect", "Function", "Error", "TypeError", "RangeError",
-             "isNaN", "isFinite", "parseInt", "parseFloat", "console", "globalThis")  # fmt: skip
+             "isNaN", "isFinite", "parseInt", "parseFloat", "console", "globalThis",
+             "setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval",
+             "clearImmediate", "queueMicrotask", "process")  # fmt: skip
 """The names the test's function takes as parameters, bound to the real ones: a program
 that declares its own ``JSON`` or ``Object`` at the top of the module shadows them for
-itself, not for the test."""
+itself, not for the test (a program's top-level ``function setTimeout`` dropped the
+callback of the test's timer, and with it the test's assertion)."""
 _JS_IMPORT = re.compile(r"^[ \t]*(?:import\s*\{[^{}]*\}[^\n]*|(?:import|declare)\b[^\n]*)$", re.M)
 """A TypeScript test's lines that must stay at the module's top level: imports (a named
 import's braces may span lines) and ambient declarations (MultiPL-E's ``declare var
@@ -2873,11 +2876,17 @@ _JS_ASYNC = re.compile(
 )
 
 
+_JS_NOT_CODE = re.compile(
+    r"//[^\n]*|/\*.*?\*/|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`", re.S
+)
+
+
 def js_async_test(test: str) -> bool:
-    """Whether a test's text may run anything after its function returns (an ``async``
-    function, ``await``, a ``.then``, a promise, a timer): its pass then waits for the event
-    loop (``js_prelude``). Over-reading costs only that wait."""
-    return _JS_ASYNC.search(test) is not None
+    """Whether a test's code (its comments and string literals aside) may run anything after
+    its function returns (an ``async`` function, ``await``, a ``.then``, a promise, a
+    timer): its pass then waits for the event loop (``js_prelude``). Over-reading costs only
+    that wait, and a promise the program leaves pending."""
+    return _JS_ASYNC.search(_JS_NOT_CODE.sub(" ", test)) is not None
 
 
 def js_prelude(
@@ -3040,6 +3049,18 @@ _JS_PRELUDE = r"""'use strict';
   const SetC = Set, setAdd = Set.prototype.add, setDelete = Set.prototype.delete;
   const setSize = Object.getOwnPropertyDescriptor(Set.prototype, 'size').get;
   const onProcess = process.on, activeResources = process.getActiveResourcesInfo;
+  const reallyExit = process.reallyExit, capture = process.setUncaughtExceptionCaptureCallback;
+  const immediate = setImmediate;
+  // A failure after the test started (an uncaught exception, an unhandled rejection: node
+  // runs with --unhandled-rejections=strict, which raises one as an uncaught exception even
+  // where the program listens for it) ends the process with status 1 at once, through a
+  // capture callback no program can replace or clear (the setter below refuses while the
+  // test's is set) and an exit read before the program ran: listeners on process were the
+  // program's to remove, and its emit to replace.
+  let captured = false;
+  Object.defineProperty(process, 'setUncaughtExceptionCaptureCallback', { value: function (fn) {
+    if (captured) refuse('setUncaughtExceptionCaptureCallback during the test');
+    return Reflect.apply(capture, process, [fn]); }, writable: false, configurable: false });
   const Module = require('module');
   // Nothing may read the process's memory, where that buffer is: no file under /proc
   // (/proc/self/mem; the path made real, no '..' that a rename could move), no link to
@@ -3616,24 +3637,41 @@ _JS_PRELUDE = r"""'use strict';
       if (asyncTest && nonce !== null) {
         stops.push(apply(onInit, promiseHooks, [(p) => { apply(setAdd, live, [p]); }]));
         stops.push(apply(onSettled, promiseHooks, [(p) => { apply(setDelete, live, [p]); }]));
-        const fail = () => { failed = true; };
-        apply(onProcess, process, ['uncaughtExceptionMonitor', fail]);
-        apply(onProcess, process, ['unhandledRejection', fail]);
+      }
+      if (nonce !== null) {  // every test: a callback's failure after a synchronous test returned too
+        apply(capture, process, [null]);
+        apply(capture, process, [(e) => {
+          failed = true;
+          try { write(2, `codereward: the test failed after its function returned: ${e && e.stack ? e.stack : e}\n`); } catch (x) {}
+          apply(reallyExit, process, [1]);
+        }]);
+        captured = true;
       }
       apply(test, undefined, list);
       if (nonce === null) return;
       let passed = false;
-      const pass = (draining) => {
+      const pass = () => {
         if (passed || failed || apply(setSize, live, []) !== 0) return;
-        if (draining) {
-          for (const r of apply(activeResources, process, [])) if (r === 'Timeout' || r === 'Immediate') return;
-        }
         passed = true;
         for (const stop of stops) stop();
         write(3, nonce);
       };
-      if (!asyncTest) pass(false);
-      else apply(onProcess, process, ['beforeExit', () => pass(true)]);
+      // at beforeExit, which a program can emit itself: decided one turn of the loop later,
+      // after the microtasks and the rejections the emit ran ahead of (a failed assertion's
+      // rejection not yet raised), and only where no timer or immediate of anyone's is left
+      let waiting = false;
+      const drained = () => {
+        // a promise still pending when the loop drains never settles: no turn more for it
+        if (passed || waiting || failed || apply(setSize, live, []) !== 0) return;
+        waiting = true;
+        apply(immediate, undefined, [() => {
+          waiting = false;
+          for (const r of apply(activeResources, process, [])) if (r === 'Timeout' || r === 'Immediate') return;
+          pass();
+        }]);
+      };
+      if (!asyncTest) pass();
+      else apply(onProcess, process, ['beforeExit', drained]);
     },
     writable: false, configurable: false, enumerable: false,
   });

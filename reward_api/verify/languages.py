@@ -668,7 +668,8 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         return Unit("java", {"Main.java": source}, _java_run(harness), nonce, nonce_fd=nonce)
     if language in ("javascript", "typescript"):
         files = _js_unit(program, test, language == "typescript", entry_points)
-        run = (*NODE_RUN, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
+        strict = "--unhandled-rejections=strict"  # compiled_eq.js_prelude: a failure is a failure
+        run = (*NODE_RUN, strict, "-r", f"./{JS_PRELUDE}", *RECIPES[language].run[len(NODE_RUN) :])
         return Unit(language, files, run, nonce, compiled_eq.js_untrusted(program), nonce_fd=nonce)
     if language == "go":
         make = _go_test_unit if _GO_TEST_FN.search(test) else _go_main_unit
