@@ -49,17 +49,23 @@ program cannot name, reopen or specialise them) and spliced in after the program
   equality), while one that only adds methods of new names (an anonymous subclass made
   for double-brace initialisation, an ``IntList`` that adds ``addSorted`` to
   ``ArrayList``) compares as its JDK superclass. Two objects of the program's own classes compare by their own ``equals``.
-- Java answers (``wrap_java_answers``): each call in the test of a method the program
-  declares hands the test a trusted copy of its answer, made by ``got`` when the call
-  returns: JDK collections, maps, entries and optionals rebuilt element by element in
-  the JDK's own classes (a public class kept, with its comparator; an unmodifiable one
-  kept unmodifiable), so what the test goes on to call on the answer (``containsAll``,
-  ``contains``, ``get``, ``size``) is JDK code over values read once, never a method of
-  the program's (an ``ArrayList`` subclass whose ``containsAll`` said yes passed a test
-  that never called ``equals``), and a lazy view of the program's is read when the call
-  returns, before the test loads its expected values. Residual: a comparator of the
-  program's kept with a sorted answer, and the program's own classes that are not
-  collections, are still the program's code when the test calls them.
+- Java answers (``wrap_java_answers``): each call in the test of the program's
+  (``java_program_calls``) hands the test what ``got`` makes of its answer when the call
+  returns: a JDK collection of a public class, ordered by no code of the program's, whose
+  elements need no copy, is the answer itself (identity as plainly); a collection, map or
+  entry of the program's classes that override the JDK's, a JDK wrapper or immutable
+  collection, and a sorted one with the program's comparator (replaced by the ranks it
+  gave at return) are copied element by element into the JDK's own classes; an element of
+  the program's that declares ``equals``, ``hashCode`` or ``compareTo``, of a type the
+  test never names, fails the test. So what the test goes on to call on the answer
+  (``containsAll``, ``contains``, ``get``, ``size``) is JDK code, never a method of the
+  program's (an ``ArrayList`` subclass whose ``containsAll`` said yes passed a test that
+  never called ``equals``; an element whose ``equals`` was asked ``equals(expected)`` by
+  the test's ``want.containsAll(got)`` wrote the expected values into the answer), and a
+  lazy view of the program's is read when the call returns, before the test loads its
+  expected values. Residual (sandbox_images/README.md, rounds 12 and 13): a method
+  reference of the program's, and a sorted answer the test extends with keys it does not
+  hold.
 - Java literals (``java_fresh_literals``): the test's string literals are made at run
   time from scrambled constants, so none is ever in the JVM's string table, which is
   global and answers ``intern()``: a program probing it learned which candidate words
@@ -2899,7 +2905,9 @@ def js_prelude(
     that inherits it, so ``exports.hasOwnProperty = ...`` or a subclass's
     ``prototype.push = ...`` works as under plain node), and defines ``__cr_run``, which runs the one function whose source
     text is the unit's last ``__cr_run(...)`` argument (so the program cannot pass its own),
-    once, with the real builtins, and writes the report on fd 3 when it returned. The
+    once, with the real builtins, and writes the report on fd 3 when it returned (an
+    asynchronous test's, ``async_test``: once every promise made while it ran has settled
+    and the event loop has drained; a failure after it returned exits 1). The
     report is the nonce the runner hands over on fd 4 (``NONCE_FD``), read and closed here
     before the program runs and kept only in this closure: neither this file nor the unit
     holds it. ``inspector`` (which could read closures) cannot be loaded after it, and its

@@ -38,7 +38,8 @@ Trust, per test type:
   ours; Go (``func TestX``):
   our ``TestMain`` after ``m.Run()`` returned 0, with the test flags parsed again from
   our own arguments, and every test function marked done by our wrapper of it; Java: our class's ``main`` after the test's ``Main.main``
-  returned; JavaScript/TypeScript: a call after the test's last statement; Rust: a report
+  returned; JavaScript/TypeScript: a call after the test's last statement (an asynchronous
+  test's: once its promises have settled and node's loop has drained, ``js_prelude``); Rust: a report
   in each ``#[test]`` function, with a nonce of its own, of the nonce and the function's
   name after its body (run as a closure it calls) returned, never while a foreign
   exception unwinds through it (under ``#[should_panic]``: when a panic whose message

@@ -1,19 +1,28 @@
-"""Java tests beside the program: the two exploits round 11 left open, closed, with honest
-controls for every kind of answer the trusted copy rebuilds.
+"""Java tests beside the program and JavaScript async tests: the three exploits round 11 left
+open, closed, then attacked by two more red teams (rounds 12 and 13), with honest controls
+for every kind of answer the trusted copy keeps or rebuilds.
 
-Exploits (each paid 1.0 before its fix):
+Java (``compiled_eq.wrap_java_answers``, ``java_fresh_literals``):
 
 - **A program's collection that answers the test's own questions**: an ``ArrayList``
-  subclass whose ``containsAll`` says yes and whose iterator is empty passed
-  ``got.containsAll(want) && want.containsAll(got)``; only ``equals`` went to the trusted
-  ``eq``. Each call of a program's method in the test now hands the test a trusted copy
-  of the answer, made when the call returns (``compiled_eq.wrap_java_answers``).
+  subclass whose ``containsAll`` says yes passed ``got.containsAll(want) &&
+  want.containsAll(got)``; only ``equals`` went to the trusted ``eq``. Each call of the
+  program's in the test now hands the test the answer as ``got`` makes it when the call
+  returns (kept where only JDK code can run on it, else copied into the JDK's classes).
+  Round 13: the same through a lambda or a cast, and elements of the program's whose
+  ``equals`` the test's ``want.containsAll(got)`` asked with the expected values.
 - **The JVM's string table as an oracle**: a string literal is interned when its ``ldc``
-  first runs, so ``new String(w).intern() != w`` told the program which of its candidate
-  words the test had already loaded, during the call (the expected list built before the
-  call) or while the test iterated a lazy view of the answer (a literal of the assertion
-  itself, loaded after the call). No literal of the test is interned now: each is made at
-  run time from a scrambled constant (``compiled_eq.java_fresh_literals``).
+  first runs, so ``new String(w).intern() != w`` told the program which candidate words
+  the test had loaded. No literal or text block of the test is interned now, but those the
+  test hands the program. Round 12: literals kept through a comment naming the test's
+  helper class, a round trip, a program method named like the JDK's.
+
+JavaScript and TypeScript (``compiled_eq.js_prelude``):
+
+- **An async test that never finished passed**: an awaited promise or a ``.then`` that
+  never settles. Round 12: settlement forged through ``async_hooks``' ids, rejections and
+  exceptions swallowed by the program's listeners. Round 13: a fake ``beforeExit``,
+  ``process.emit`` replaced, the prelude's listeners removed, a program's ``setTimeout``.
 """
 
 from __future__ import annotations
