@@ -171,7 +171,6 @@ _LONG_WORDS_ADDED = _java(
     'want.add("banana");',
     'want.add("cherry");',
     f'if (!s.longWords("fig banana kiwi cherry plum").equals(want)) {_NO_ASSERT}',
-    f'if (!s.longWords("fig banana kiwi cherry plum").equals(Arrays.asList("banana", "cherry"))) {_NO_ASSERT}',
 )
 # MBJP's shape: the same string literal is an argument and an expected element; an honest
 # sample compares elements with ``!=``, which holds in plain Java because both literals are
@@ -308,8 +307,12 @@ class Solution {
 """
 _SORTED_TEST = _java(
     'Set<String> r = s.commonWords("the cat sat", "the cat ran");',
-    f'if (r.size() != 2 || !r.contains("the") || !r.contains("cat") || r.contains("sat")) {_NO_ASSERT}',
-    f'if (!((TreeSet<String>) r).first().equals("the")) {_NO_ASSERT}',
+    f'if (r.size() != 2 || !r.contains("the") || !r.contains("cat")) {_NO_ASSERT}',
+)
+# the copy keeps the program's order (its ranks), for the honest program
+_SORTED_ORDER_TEST = _java(
+    'Set<String> r = s.commonWords("the cat sat", "the cat ran");',
+    f'if (r.contains("sat") || !((TreeSet<String>) r).first().equals("the")) {_NO_ASSERT}',
 )
 
 # The program declares ``get``; the test's own ``g.get(1).add(4)`` edits its own list.
@@ -718,6 +721,7 @@ BATCH = Batch(
         control("java-tests-helper-class-honest", _ASSERT_HELPER, _SHIFT_HONEST),
         exploit("java-sorted-answer-comparator-lies-to-contains", _SORTED_TEST, _SORTED_LIAR),
         control("java-sorted-answer-own-comparator-honest", _SORTED_TEST, _SORTED_HONEST),
+        control("java-sorted-answer-keeps-its-order-honest", _SORTED_ORDER_TEST, _SORTED_HONEST),
         control("java-program-method-named-get-honest", _GET_TEST, _GET_NAMED),
         control("java-case-label-constants-and-entry-set-honest", _CONSTANTS_TEST, _CONSTANTS),
         exploit("java-program-elements-answer-the-tests-contains", _DIVISORS_TEST, _SPY),
