@@ -934,13 +934,7 @@ def rewrite_java_equals(code: str, cls: str) -> str:
     """``code`` with each ``x.equals(y)`` as ``cls.eq(x, y)`` and each
     ``Objects.equals(x, y)`` (``java.util.Objects.equals``) as ``cls.eq(x, y)``, where
     the receiver is clear from the tokens."""
-    toks: list[_Tok] = []
-    for m in _JAVA_TOKEN.finditer(code):
-        kind = m.lastgroup or "punct"
-        if kind in ("ws", "comment"):
-            continue
-        toks.append(_Tok("lit" if kind in ("text", "str", "chr", "num") else kind,
-                         m.group(0), m.start(), m.end()))  # fmt: skip
+    toks = _java_tokens(code)
     if not _pair(toks):
         return code
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement)
@@ -1073,9 +1067,7 @@ def java_fresh_literals(
     caps at 64 KB). A string the test stores in a variable and then passes is made fresh:
     the program sees a string equal to, but not identical with, its own literal of that
     value."""
-    found = [(m.lastgroup, m.group(0), m.start(), m.end()) for m in _JAVA_TOKEN.finditer(code)
-             if m.lastgroup not in ("ws", "comment")]  # fmt: skip
-    toks = [_Tok(k or "punct", text, a, b) for k, text, a, b in found]
+    toks = _java_tokens(code, literals=True)
     if not _pair(toks):
         return code
     keep: set[int] = set()
@@ -1129,17 +1121,12 @@ def java_fresh_literals(
     return out
 
 
-def java_method_names(code: str) -> set[str]:
-    """The names of the methods ``code`` declares with a body: an identifier after a type
-    (a name, ``>``, ``]``) and before ``(``, whose ``)`` a ``{`` or ``throws`` follows."""
-    toks = _java_tokens(java_source_text(code))
-    return java_method_names_of(toks) if _pair(toks) else set()
-
-
-def java_method_names_of(toks: list[_Tok], void: bool | None = None) -> set[str]:
-    """``java_method_names`` of paired tokens (``void``: only those declared ``void``, or
-    only those not)."""
-    names = set()
+def _java_methods(toks: list[_Tok]) -> tuple[set[str], set[str]]:
+    """The names of the methods paired tokens declare with a body (an identifier after a
+    type, a name, ``>`` or ``]``, and before ``(``, whose ``)`` a ``{`` or ``throws``
+    follows): those declared ``void``, and those declared with a type."""
+    void: set[str] = set()
+    valued: set[str] = set()
     for i in range(1, len(toks) - 1):
         t, before = toks[i], toks[i - 1]
         if t.kind != "id" or t.text in _JAVA_KEYWORDS or toks[i + 1].text != "(":
@@ -1159,9 +1146,9 @@ def java_method_names_of(toks: list[_Tok], void: bool | None = None) -> set[str]
         )
         close = toks[i + 1].match
         after = toks[close + 1].text if 0 <= close < len(toks) - 1 else ""
-        if typed and after in ("{", "throws") and (void is None or void == (before.text == "void")):
-            names.add(t.text)
-    return names
+        if typed and after in ("{", "throws"):
+            (void if before.text == "void" else valued).add(t.text)
+    return void, valued
 
 
 def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
@@ -1296,15 +1283,23 @@ def _java_receiver(toks: list[_Tok], i: int) -> int | None:
 _JAVA_STOP = {"return", "throw", "new", "case", "else", "instanceof", "assert", "if", "while"}
 
 
-def _java_tokens(code: str) -> list[_Tok]:
-    """The Java tokens of ``code`` outside comments (literals as ``lit``)."""
+def _java_tokens(code: str, literals: bool = False) -> list[_Tok]:
+    """The Java tokens of ``code`` outside comments (literals as ``lit``; with ``literals``,
+    as the lexer's kinds: ``str``, ``text`` for a text block, ``chr``, ``num``)."""
     toks: list[_Tok] = []
     for m in _JAVA_TOKEN.finditer(code):
         kind = m.lastgroup or "punct"
         if kind not in ("ws", "comment"):
-            toks.append(_Tok("lit" if kind in ("text", "str", "chr", "num") else kind,
-                             m.group(0), m.start(), m.end()))  # fmt: skip
+            lit = not literals and kind in ("text", "str", "chr", "num")
+            toks.append(_Tok("lit" if lit else kind, m.group(0), m.start(), m.end()))
     return toks
+
+
+def _java_type_names(toks: list[_Tok]) -> set[str]:
+    """The names of the types these tokens declare: the identifier after ``class``,
+    ``interface``, ``enum``, ``record`` (or ``@interface``)."""
+    return {toks[i + 1].text for i, t in enumerate(toks[:-1])
+            if t.text in _DECLARES and toks[i + 1].kind == "id"}  # fmt: skip
 
 
 _UNICODE_ESCAPE = re.compile(r"(\\+)u+([0-9a-fA-F]{4})")
@@ -1347,13 +1342,7 @@ def java_declared_types(program: str) -> set[str]:
     tokens and, so that no tokenizer slip hides one, from its text with comments and
     literals included (a name too many only qualifies a JDK name the test already meant)."""
     text = java_source_text(program)
-    toks = _java_tokens(text)
-    names = {
-        toks[i + 1].text
-        for i, t in enumerate(toks[:-1])
-        if t.text in _DECLARES and toks[i + 1].kind == "id"
-    }
-    return names | set(_DECLARED_RAW.findall(text))
+    return _java_type_names(_java_tokens(text)) | set(_DECLARED_RAW.findall(text))
 
 
 def java_refused(program: str) -> str | None:
@@ -1464,23 +1453,22 @@ class JavaProgram:
     problem's entry points (the problem's, not the program's)."""
 
     types: frozenset[str] = frozenset()
-    methods: frozenset[str] = frozenset()
     entry: frozenset[str] = frozenset()
     void: frozenset[str] = frozenset()
     """Methods declared ``void`` (an overload of the name may not be)."""
     valued: frozenset[str] = frozenset()
     """Methods declared with a type (an overload of the name may be ``void``)."""
 
+    @property
+    def methods(self) -> frozenset[str]:
+        """Every method the program declares with a body."""
+        return self.void | self.valued
+
     @classmethod
     def of(cls, program: str, entry: Iterable[str] = ()) -> JavaProgram:
         toks = _java_tokens(java_source_text(program))
-        types = {toks[i + 1].text for i, t in enumerate(toks[:-1])
-                 if t.text in _DECLARES and toks[i + 1].kind == "id"}  # fmt: skip
-        paired = _pair(toks)
-        methods = java_method_names_of(toks) if paired else set()
-        void = java_method_names_of(toks, True) if paired else set()
-        valued = java_method_names_of(toks, False) if paired else set()
-        return cls(frozenset(types), frozenset(methods), frozenset(entry), frozenset(void),
+        void, valued = _java_methods(toks) if _pair(toks) else (set(), set())
+        return cls(frozenset(_java_type_names(toks)), frozenset(entry), frozenset(void),
                    frozenset(valued))  # fmt: skip
 
 
@@ -1495,9 +1483,7 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
     unqualified from a test that neither declares it nor imports anything statically. A
     method of the program's named like a JDK one (``get``, ``add``, ``asList``) is never
     its call on the test's own objects."""
-    test_types = {toks[i + 1].text for i, t in enumerate(toks[:-1])
-                  if t.text in _DECLARES and toks[i + 1].kind == "id"}  # fmt: skip
-    types = program.types - test_types
+    types = program.types - _java_type_names(toks)
     declared = {
         t.text
         for i, t in enumerate(toks[1:-1], 1)
@@ -1525,7 +1511,7 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
     statics = any(
         t.text == "import" and toks[i + 1].text == "static" for i, t in enumerate(toks[:-1])
     )
-    own = java_method_names_of(toks)
+    own = set().union(*_java_methods(toks))
     calls = []
     for k, t in enumerate(toks[:-1]):
         if t.kind != "id" or toks[k + 1].text != "(" or toks[k + 1].match <= k:
@@ -3640,7 +3626,6 @@ _JS_PRELUDE = r"""'use strict';
       for (let i = 0; i < ENTRY_COUNT; i++) define(list, i, answers(entries[i]));
       for (let i = 0; i < args.length; i++) define(list, ENTRY_COUNT + i, args[i]);
       const live = new SetC();
-      let failed = false;
       const stops = [];
       if (asyncTest && nonce !== null) {
         stops.push(apply(onInit, promiseHooks, [(p) => { apply(setAdd, live, [p]); }]));
@@ -3649,8 +3634,7 @@ _JS_PRELUDE = r"""'use strict';
       if (nonce !== null) {  // every test: a callback's failure after a synchronous test returned too
         apply(capture, process, [null]);
         apply(capture, process, [(e) => {
-          failed = true;
-          try { write(2, `codereward: the test failed after its function returned: ${e && e.stack ? e.stack : e}\n`); } catch (x) {}
+          try { write(2, `codereward: the test failed: ${e && e.stack ? e.stack : e}\n`); } catch (x) {}
           apply(reallyExit, process, [1]);
         }]);
         captured = true;
@@ -3659,7 +3643,7 @@ _JS_PRELUDE = r"""'use strict';
       if (nonce === null) return;
       let passed = false;
       const pass = () => {
-        if (passed || failed || apply(setSize, live, []) !== 0) return;
+        if (passed || apply(setSize, live, []) !== 0) return;
         passed = true;
         for (const stop of stops) stop();
         write(3, nonce);
@@ -3670,7 +3654,7 @@ _JS_PRELUDE = r"""'use strict';
       let waiting = false;
       const drained = () => {
         // a promise still pending when the loop drains never settles: no turn more for it
-        if (passed || waiting || failed || apply(setSize, live, []) !== 0) return;
+        if (passed || waiting || apply(setSize, live, []) !== 0) return;
         waiting = true;
         apply(immediate, undefined, [() => {
           waiting = false;

@@ -16,7 +16,6 @@ from reward_api.verify.compiled_eq import (
     java_asserts_always_on,
     java_declared_types,
     java_fresh_literals,
-    java_method_names,
     java_refused,
     java_source_text,
     java_test_in_own_class,
@@ -147,7 +146,8 @@ ANSWERS = [
 
 @pytest.mark.parametrize(("code", "want"), ANSWERS)
 def test_java_answers_are_handed_to_the_trusted_copy(code: str, want: str) -> None:
-    program = JavaProgram(frozenset({"Solution"}), frozenset({"f"}))
+    # `f` declared both ways: a whole statement or a lambda's body may be the void one
+    program = JavaProgram(frozenset({"Solution"}), void=frozenset({"f"}), valued=frozenset({"f"}))
     assert wrap_java_answers("Solution s = new Solution();" + code, program, "NS") == (
         "Solution s = new Solution();" + want
     )
@@ -155,7 +155,7 @@ def test_java_answers_are_handed_to_the_trusted_copy(code: str, want: str) -> No
 
 def test_java_calls_on_the_tests_own_objects_are_not_the_programs() -> None:
     # the program declares `get` and `add`: the test's list calls stay the test's
-    program = JavaProgram(frozenset({"Solution"}), frozenset({"get", "add", "f"}))
+    program = JavaProgram(frozenset({"Solution"}), valued=frozenset({"get", "add", "f"}))
     code = "List<List<Integer>> g = s.f(); g.get(1).add(4); int x = g.get(0).get(0);"
     assert wrap_java_answers("Solution s = new Solution();" + code, program, "NS") == (
         "Solution s = new Solution();List<List<Integer>> g = NS.got(s.f()); g.get(1).add(4); "
@@ -169,7 +169,7 @@ def test_java_method_names_are_the_declared_ones() -> None:
         "  private static <T> T[] h(T[] a) throws Exception { return a; }\n"
         "  int[] k() { return new int[0]; } abstract void z(); }"
     )
-    assert java_method_names(program) == {"f", "h", "k"}
+    assert JavaProgram.of(program).methods == {"f", "h", "k"}
 
 
 def _java_literals(code: str, program: JavaProgram = JavaProgram()) -> str:
@@ -205,7 +205,9 @@ def test_java_literals_stay_fresh_where_the_program_names_its_types_and_methods_
         "class Assert { static void eq(Object a, Object b) {} }\n"
         'want.add("banana"); Arrays.asList("cherry"); Assert.eq("khoor", s.f("fig"));'
     )
-    program = JavaProgram(frozenset({"Assert", "Solution"}), frozenset({"add", "asList", "eq"}))
+    program = JavaProgram(
+        frozenset({"Assert", "Solution"}), valued=frozenset({"add", "asList", "eq"})
+    )
     out = _java_literals(code, program)
     for fresh in ('"banana"', '"cherry"', '"khoor"', '"fig"'):
         assert fresh not in out, fresh

@@ -47,6 +47,18 @@ def _java(*lines: str) -> dict:
 
 _NO_ASSERT = "throw new AssertionError();"
 
+
+def _liar(element: str, size: int | None = None) -> str:
+    """A list class of the program's whose ``containsAll`` says yes (and whose ``size``, if
+    given, lies); its iterator is an empty ``ArrayList``'s."""
+    lie = f"\n        @Override public int size() {{ return {size}; }}" if size is not None else ""
+    return (
+        f"    static class Liar extends ArrayList<{element}> {{\n"
+        f"        @Override public boolean containsAll(Collection<?> c) {{ return true; }}{lie}\n"
+        "    }\n"
+    )
+
+
 # ---------------------------------------------------------------- the lying collection
 _SAME_WORDS = _java(
     'List<String> got = s.words("b a c");',
@@ -54,15 +66,11 @@ _SAME_WORDS = _java(
     f"if (!(got.containsAll(want) && want.containsAll(got))) {_NO_ASSERT}",
     f"if (got.size() != 3) {_NO_ASSERT}",
 )
-_LIAR = """import java.util.*;
-class Solution {
-    static class Liar extends ArrayList<String> {
-        @Override public boolean containsAll(Collection<?> c) { return true; }
-        @Override public int size() { return 3; }
-    }
-    public List<String> words(String text) { return new Liar(); }
-}
-"""
+_LIAR = (
+    "import java.util.*;\nclass Solution {\n"
+    + _liar("String", 3)
+    + "    public List<String> words(String text) { return new Liar(); }\n}\n"
+)
 _LIAR_IN_WRAPPER = """import java.util.*;
 class Solution {
     static class Liar extends AbstractList<String> {
@@ -74,15 +82,11 @@ class Solution {
     public List<String> words(String text) { return Collections.unmodifiableList(new Liar()); }
 }
 """
-_LIAR_INSIDE = """import java.util.*;
-class Solution {
-    static class Liar extends ArrayList<String> {
-        @Override public boolean containsAll(Collection<?> c) { return true; }
-        @Override public int size() { return 3; }
-    }
-    public List<List<String>> groups(String text) { return new ArrayList<>(List.of(new Liar())); }
-}
-"""
+_LIAR_INSIDE = (
+    "import java.util.*;\nclass Solution {\n"
+    + _liar("String", 3)
+    + "    public List<List<String>> groups(String text) { return new ArrayList<>(List.of(new Liar())); }\n}\n"
+)
 _NESTED = _java(
     'List<List<String>> got = s.groups("b a c");',
     'List<String> want = Arrays.asList("a", "b", "c");',
@@ -423,15 +427,11 @@ _DIVISORS_TEST = _java(
     f"if (!(want.containsAll(got) && got.containsAll(want))) {_NO_ASSERT}",
     f"for (Object x : s.divisors(28)) if (!List.of(1, 2, 4, 7, 14, 28).contains(x)) {_NO_ASSERT}",
 )
-_LIAR_DIVISORS = """import java.util.*;
-class Solution {
-    static class Liar extends ArrayList<Integer> {
-        @Override public boolean containsAll(Collection<?> c) { return true; }
-        @Override public int size() { return 6; }
-    }
-    public List<Integer> divisors(int n) { return new Liar(); }
-}
-"""
+_LIAR_DIVISORS = (
+    "import java.util.*;\nclass Solution {\n"
+    + _liar("Integer", 6)
+    + "    public List<Integer> divisors(int n) { return new Liar(); }\n}\n"
+)
 _LAMBDA_TEST = {
     "language": "java",
     **asserts("""
@@ -552,15 +552,12 @@ _PLAIN_SUBCLASS_TEST = _java(
     "Solution.Rows r = s.rows();",
     f"if (r.get(0).get(1) != 2 || !r.equals(List.of(List.of(1, 2)))) {_NO_ASSERT}",
 )
-_PLAIN_LIAR = """import java.util.*;
-class Solution {
-    static class Liar extends ArrayList<String> {
-        @Override public boolean containsAll(Collection<?> c) { return true; }
-    }
-    static class Rows extends ArrayList<List<String>> { }
-    public Rows rows() { Rows r = new Rows(); r.add(new Liar()); return r; }
-}
-"""
+_PLAIN_LIAR = (
+    "import java.util.*;\nclass Solution {\n"
+    + _liar("String")
+    + "    static class Rows extends ArrayList<List<String>> { }\n"
+    "    public Rows rows() { Rows r = new Rows(); r.add(new Liar()); return r; }\n}\n"
+)
 _PLAIN_LIAR_TEST = _java(
     "List<List<String>> r = s.rows();",
     f'if (!r.get(0).containsAll(List.of("a", "b"))) {_NO_ASSERT}',
