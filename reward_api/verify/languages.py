@@ -1322,26 +1322,57 @@ _C_DEPTH_AWK = r"""
   if (s ~ /(^| )1( |$)/) d++; else if (s ~ /(^| )2( |$)/) d--
   if (d == 0) n = $2 - 1
   next }
-d == 0 && ++n <= last { printf "%s ", $0 }
+d == 0 && ++n <= last { print }
 """
 """awk over the unit's preprocessed text: the program's own lines (the main file's, at
 include depth 0, its first ``last`` lines: the program comes first in the unit; a line
-marker of the program's own could move them, ``line_marker_untrusted``), joined into one
-line for ``_C_TEXT_AWK`` (a pattern may span lines)."""
+marker of the program's own could move them, ``line_marker_untrusted``), for
+``_C_TEXT_AWK``, which joins them (a pattern may span lines)."""
 
 _C_TEXT_AWK = r"""
 function bad(why) { print "codereward: " why > "/dev/stderr"; exit 1 }
-{ t = t " " $0 }
+function blank(line,   out, rest, k, c, before, prev, d, p, delim, e) {
+  out = ""; rest = line
+  if (rawend != "") {
+    e = index(rest, rawend)
+    if (e == 0) return ""
+    out = "\"\""; rest = substr(rest, e + length(rawend)); rawend = ""
+  }
+  while (match(rest, /["']/)) {
+    k = RSTART; c = substr(rest, k, 1); before = out substr(rest, 1, k - 1)
+    prev = substr(before, length(before), 1); d = substr(rest, k + 1)
+    if (c == "'" && prev ~ /[[:alnum:]_.']/ && before ~ /(^|[^[:alnum:]_.])[0-9][[:alnum:]_.']*$/) {
+      out = before "'"; rest = d; continue
+    }
+    if (c == "\"" && prev == "R" && before ~ /(^|[^[:alnum:]_])(u8|u|U|L)?R$/) {
+      p = index(d, "("); out = before "\"\""
+      if (p == 0) return out
+      delim = substr(d, 1, p - 1); e = index(substr(d, p + 1), ")" delim "\"")
+      if (e == 0) { rawend = ")" delim "\""; return out }
+      rest = substr(d, p + e + length(delim) + 2); continue
+    }
+    e = 1
+    while (e <= length(d)) {
+      if (substr(d, e, 1) == "\\") { e += 2; continue }
+      if (substr(d, e, 1) == c) break
+      e++
+    }
+    out = before c c; rest = substr(d, e + 1)
+  }
+  return out rest
+}
+{ t = t " " $0; b = b " " blank($0) }
 END {
+  s = t
+  gsub(/(section|__section__)[[:space:]]*\([[:space:]]*"[[:alnum:]_.$]*"[[:space:]]*\)/, "cr_section", s)
+  if (s ~ /(^|[^[:alnum:]_])(section|__section__)[[:space:]]*\([[:space:]]*[[:alnum:]_]*"/)
+    bad("the program names a section other than by one plain string (letters, digits, _ . $): a section name reaches the assembler as written")
+  t = b
   gsub(/using[[:space:]]+namespace/, "using_ns", t)
   if (t ~ /(^|[^[:alnum:]_])(asm|__asm|__asm__)([^[:alnum:]_]|$)/ || t ~ /#[[:space:]]*pragma[[:space:]]+redefine_extname/)
     bad("the program writes assembly or renames symbols (asm, #pragma redefine_extname): the test's calls could reach its code")
   if (t ~ /(^|[^[:alnum:]_])(weakref|__weakref__|symver|__symver__)([^[:alnum:]_]|$)/)
     bad("the program declares a weakref or a symbol version: the test's calls could reach its code")
-  s = t
-  gsub(/(section|__section__)[[:space:]]*\([[:space:]]*"[[:alnum:]_.$]*"[[:space:]]*\)/, "cr_section", s)
-  if (s ~ /(^|[^[:alnum:]_])(section|__section__)[[:space:]]*\([[:space:]]*[[:alnum:]_]*"/)
-    bad("the program names a section other than by one plain string (letters, digits, _ . $): a section name reaches the assembler as written")
   s = t
   gsub(/::/, "\001\001", s)
   gsub(/:[[:space:]]*__assert_(perror_)?fail[[:space:]]*\(/, ":", s)
@@ -1365,7 +1396,11 @@ END {
 }
 """
 """awk over the program's own lines (``_C_DEPTH_AWK``), macros expanded and the
-precompiled header left out: refused for inline assembly or an asm label (``int
+precompiled header left out, its string and character literals blanked first (``blank``,
+line by line as the compiler lexes them: a quote never spans a line but in a raw string,
+``1'000`` holds a digit separator, not a quote; a keyword table ``{"asm", "_Noreturn"}``
+was refused as the words themselves), but for the section rule, which reads the section's
+name as written: refused for inline assembly or an asm label (``int
 strcmp(const char *, const char *) __asm__("mine")`` made the test's ``strcmp`` the
 program's ``mine``, a name no library defines) or ``#pragma redefine_extname`` (the
 same, by a pragma); ``weakref`` and ``symver`` (a static ``strcmp`` declared
