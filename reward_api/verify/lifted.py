@@ -302,6 +302,12 @@ def plan(
                 return None  # ``char *s = f(..);``, ``struct P p = f(..);``
             if c and declared[-1] is not None and re.search(r"[*&\[]", declared[-1][0]):
                 return None
+            # ``const vector<int> &a = f(1);``: a reference to the program's own data sees
+            # what its later calls write there, where the recorder copies it at return
+            if toks[m - 1].text == "=" and any(
+                toks[n].text in ("&", "&&") for n in range(j, m - 1)
+            ):
+                return None
         i = k + 1
     if not calls:
         return None
