@@ -1126,6 +1126,152 @@ def _java_methods(toks: list[_Tok]) -> tuple[set[str], set[str]]:
     type, a name, ``>`` or ``]``, and before ``(``, whose ``)`` a ``{`` or ``throws``
     follows): those declared ``void``, and those declared with a type."""
     void: set[str] = set()
+_JAVA_ACCESS = {"public", "protected", "private"}
+_JAVA_MODIFIERS = _JAVA_ACCESS | {"static", "final", "transient", "volatile", "abstract",
+                                  "synchronized", "native", "strictfp", "default", "sealed",
+                                  "non-sealed"}  # fmt: skip
+
+
+def java_private_members(code: str) -> str:
+    """``code`` (the test) with every static field, and every static method but ``main``,
+    that a class of its declares made ``private``. The program shares the test's package
+    and class loader, so ``Class.forName("Main").getDeclaredFields()`` and ``Field.get``
+    read a package-private ``static int[][] CASES`` (a red team's program looked its input
+    up in the test's table of expected answers), ``Method.invoke`` ran a helper that built
+    them, and a program that named ``Main.CASES`` read it with no reflection at all. A
+    private member needs ``setAccessible`` (``suppressAccessChecks``, which the guard
+    refuses) or a private lookup (the same permission); the test's own classes keep their
+    access to each other's (nestmates, JLS 6.6.1).
+
+    Left as written: a member whose name another top-level class of the test names (it
+    reads it, or inherits it), the fields of an interface or annotation (public by
+    definition) and an enum's constants, instance fields and methods (what the program
+    can reach of an object is what the test hands it; a method may implement or
+    override), and anything in a body this reader does not pair."""
+    toks = _java_tokens(code, literals=True)
+    if not _pair(toks):
+        return code
+    tops: list[tuple[int, int]] = []  # each top-level type's tokens, [start, end)
+    depth, i = 0, 0
+    while i < len(toks):
+        t = toks[i]
+        if t.text in _OPEN:
+            depth += 1
+        elif t.text in _CLOSE:
+            depth -= 1
+        elif depth == 0 and t.text in _DECLARES and i + 1 < len(toks) and toks[i + 1].kind == "id":
+            body = next((j for j in range(i + 2, len(toks)) if toks[j].text in ("{", ";")), None)
+            if body is None or toks[body].text != "{":
+                break
+            tops.append((i, toks[body].match + 1))
+            i = toks[body].match + 1
+            continue
+        i += 1
+    edits: list[tuple[int, int, str]] = []
+
+    def named_elsewhere(name: str, top: tuple[int, int]) -> bool:
+        return any(toks[j].kind == "id" and toks[j].text == name
+                   for a, b in tops if (a, b) != top for j in range(a, b))  # fmt: skip
+
+    def members(open_at: int, kind: str, top: tuple[int, int]) -> None:
+        j, end = open_at + 1, toks[open_at].match
+        if kind == "enum":  # the constants, up to the first ';' of the body
+            while j < end and toks[j].text != ";":
+                j = toks[j].match + 1 if toks[j].text in _OPEN else j + 1
+            j += 1
+        while j < end:
+            while j < end and toks[j].text == "@" and j + 1 < end and toks[j + 1].kind == "id":
+                j += 2
+                while j + 1 < end and toks[j].text == "." and toks[j + 1].kind == "id":
+                    j += 2
+                if j < end and toks[j].text == "(":
+                    j = toks[j].match + 1
+            mods = j
+            while j < end and toks[j].text in _JAVA_MODIFIERS:
+                j += 1
+            if j >= end:
+                break
+            t = toks[j]
+            if t.text == ";":
+                j += 1
+                continue
+            if t.text == "{":  # an initializer block
+                j = t.match + 1
+                continue
+            if t.text in _DECLARES or (
+                t.text == "@" and j + 1 < end and toks[j + 1].text == "interface"
+            ):
+                brace = next((n for n in range(j + 1, end) if toks[n].text in ("{", ";")), None)
+                if brace is None or toks[brace].text != "{":
+                    return
+                members(brace, t.text if t.text != "@" else "interface", top)
+                j = toks[brace].match + 1
+                continue
+            # a field or a method: up to its ';' or its body
+            n, names, method = j, [], False
+            name = ""
+            while n < end:
+                x = toks[n].text
+                if x == "(":
+                    method = True
+                    name = toks[n - 1].text if n > j else ""
+                    names = [name] if name else []
+                    close = toks[n].match
+                    m = close + 1
+                    while m < end and toks[m].text not in ("{", ";"):
+                        m += 1
+                    if m >= end:
+                        return
+                    n = toks[m].match + 1 if toks[m].text == "{" else m + 1
+                    break
+                if x in ("=", ",", ";") and toks[n - 1].kind == "id":
+                    names.append(toks[n - 1].text)
+                if x == "[" and toks[n - 1].kind == "id":  # ``int a[] = ..``, not ``int[] a``
+                    m = n
+                    while m < end and toks[m].text == "[":
+                        m = toks[m].match + 1
+                    if m < end and toks[m].text in ("=", ",", ";"):
+                        names.append(toks[n - 1].text)
+                if x == "=":  # the initializer: to the next ',' or ';' at this depth
+                    n += 1
+                    while n < end and toks[n].text not in (",", ";"):
+                        n = toks[n].match + 1 if toks[n].text in _OPEN else n + 1
+                    if n < end and toks[n].text == ";":
+                        n += 1
+                        break
+                    n += 1
+                    continue
+                if x == ";":
+                    n += 1
+                    break
+                n = toks[n].match + 1 if x in _OPEN else n + 1
+            modifiers = {toks[m].text for m in range(mods, j)}
+            if method and name == "main":
+                names = []
+            if (
+                kind in ("class", "enum", "record")
+                and names
+                and "static" in modifiers
+                and "private" not in modifiers
+                and not any(named_elsewhere(x, top) for x in names)
+            ):
+                access = next((m for m in range(mods, j) if toks[m].text in _JAVA_ACCESS), None)
+                if access is not None:
+                    edits.append((toks[access].start, toks[access].end, "private"))
+                else:
+                    edits.append((toks[mods].start, toks[mods].start, "private "))
+            j = n
+
+    for top in tops:
+        a, b = top
+        brace = next(n for n in range(a, b) if toks[n].text == "{")
+        members(brace, toks[a].text, top)
+    out = code
+    for start, end_, text in sorted(edits, reverse=True):
+        out = out[:start] + text + out[end_:]
+    return out
+
+
     valued: set[str] = set()
     for i in range(1, len(toks) - 1):
         t, before = toks[i], toks[i - 1]

@@ -663,6 +663,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         test = compiled_eq.wrap_java_answers(test, shape, eq)
         test = compiled_eq.java_fresh_literals(test, eq, lambda: secrets.randbits(64), shape)
         test = compiled_eq.java_asserts_always_on(test)
+        test = compiled_eq.java_private_members(test)
         test = _java_enter_once(test, harness)
         named = compiled_eq.java_named_types(test, shape)
         source = f"{program}\n\n{test}\n\n{_java_harness(harness)}{compiled_eq.java_eq(eq, named)}"
