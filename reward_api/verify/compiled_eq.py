@@ -1062,7 +1062,9 @@ def java_fresh_literals(
     ``decode("khoor")`` takes) is still made fresh. Also kept: a literal operand of ``==``
     or ``!=`` (identity the test may mean), one in an annotation or a ``case`` label, the
     initializer of a constant a ``case`` label names (constants are required there), any
-    literal or text block whose escapes this reader does not know, and every literal past
+    literal or text block whose escapes this reader does not know, the initializer of a
+    name an ``==`` or ``!=`` compares (``static final String YES = "YES"; .. != YES``: a
+    constant, interned, in plain Java), and every literal past
     the first ``_JAVA_FRESH_MOST`` (each costs a call in the method's code, which the JVM
     caps at 64 KB). A string the test stores in a variable and then passes is made fresh:
     the program sees a string equal to, but not identical with, its own literal of that
@@ -1094,6 +1096,9 @@ def java_fresh_literals(
                 if toks[j].kind == "id":
                     labels.add(toks[j].text)
                 j += 1
+    for i, t in enumerate(toks):  # ``if (s.check(4) != YES)``: YES's initializer too
+        if t.text in ("==", "!=") and 0 < i < len(toks) - 1:
+            labels.update(x.text for x in (toks[i - 1], toks[i + 1]) if x.kind == "id")
     for i, t in enumerate(toks[:-1]):  # `static final String A = "a";` that a case label names
         if t.text in labels and toks[i + 1].text == "=":
             j = i + 2
@@ -1121,11 +1126,6 @@ def java_fresh_literals(
     return out
 
 
-def _java_methods(toks: list[_Tok]) -> tuple[set[str], set[str]]:
-    """The names of the methods paired tokens declare with a body (an identifier after a
-    type, a name, ``>`` or ``]``, and before ``(``, whose ``)`` a ``{`` or ``throws``
-    follows): those declared ``void``, and those declared with a type."""
-    void: set[str] = set()
 _JAVA_ACCESS = {"public", "protected", "private"}
 _JAVA_MODIFIERS = _JAVA_ACCESS | {"static", "final", "transient", "volatile", "abstract",
                                   "synchronized", "native", "strictfp", "default", "sealed",
@@ -1272,6 +1272,11 @@ def java_private_members(code: str) -> str:
     return out
 
 
+def _java_methods(toks: list[_Tok]) -> tuple[set[str], set[str]]:
+    """The names of the methods paired tokens declare with a body (an identifier after a
+    type, a name, ``>`` or ``]``, and before ``(``, whose ``)`` a ``{`` or ``throws``
+    follows): those declared ``void``, and those declared with a type."""
+    void: set[str] = set()
     valued: set[str] = set()
     for i in range(1, len(toks) - 1):
         t, before = toks[i], toks[i - 1]
@@ -1316,7 +1321,8 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
         return code
     opens: list[tuple[int, int]] = []  # (offset, -span): the longest call opens first
     closes: list[int] = []
-    for k in java_program_calls(toks, program):
+    calls = java_program_calls(toks, program)
+    for k in calls:
         close = toks[k + 1].match
         before = toks[k - 1].text if k else ""
         dot = _java_dot(toks, k)
@@ -1327,7 +1333,11 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
         else:
             lo = k
         name = toks[k].text
-        if lo is None or (name in program.void and name not in program.valued):
+        if (
+            lo is None
+            or (name in program.void and name not in program.valued)
+            or name in program.hidden
+        ):
             continue
         prev = toks[lo - 1].text if lo else ";"
         nxt = toks[close + 1].text if close + 1 < len(toks) else ";"
@@ -1336,6 +1346,11 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
             continue
         opens.append((toks[lo].start, -(toks[close].end - toks[lo].start)))
         closes.append(toks[close].end)
+    for k in java_program_fields(toks, program, calls):
+        lo = _java_receiver(toks, k - 2)
+        if lo is not None:
+            opens.append((toks[lo].start, -(toks[k].end - toks[lo].start)))
+            closes.append(toks[k].end)
     inserts = [(at, 1, span, f"{cls}.got(") for at, span in opens] + [
         (at, 0, 0, ")") for at in closes
     ]
@@ -1604,6 +1619,10 @@ class JavaProgram:
     """Methods declared ``void`` (an overload of the name may not be)."""
     valued: frozenset[str] = frozenset()
     """Methods declared with a type (an overload of the name may be ``void``)."""
+    hidden: frozenset[str] = frozenset()
+    """Methods whose type names a private type of the program's (``private static class
+    Hidden``): ``got(s.make(3))`` would name it where the test cannot (``var r =
+    s.make(3)`` compiles; the call wrapped did not)."""
 
     @property
     def methods(self) -> frozenset[str]:
@@ -1613,9 +1632,23 @@ class JavaProgram:
     @classmethod
     def of(cls, program: str, entry: Iterable[str] = ()) -> JavaProgram:
         toks = _java_tokens(java_source_text(program))
-        void, valued = _java_methods(toks) if _pair(toks) else (set(), set())
+        paired = _pair(toks)
+        void, valued = _java_methods(toks) if paired else (set(), set())
+        private = {toks[i + 1].text for i, t in enumerate(toks[:-1])
+                   if t.text in _DECLARES and toks[i + 1].kind == "id"
+                   and "private" in {x.text for x in toks[max(0, i - 4) : i]}}  # fmt: skip
+        hidden = set()
+        for i, t in enumerate(toks[:-1]):
+            if private and t.text in valued and toks[i + 1].text == "(":
+                j = i - 1
+                while j >= 0 and (
+                    toks[j].kind == "id" or toks[j].text in ("<", ">", ",", ".", "[", "]", "?")
+                ):
+                    if toks[j].text in private:
+                        hidden.add(t.text)
+                    j -= 1
         return cls(frozenset(_java_type_names(toks)), frozenset(entry), frozenset(void),
-                   frozenset(valued))  # fmt: skip
+                   frozenset(valued), frozenset(hidden))  # fmt: skip
 
 
 def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
@@ -1641,11 +1674,7 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
         )
     }
     types -= declared
-    typed = {
-        toks[i + 1].text
-        for i, t in enumerate(toks[:-2])
-        if t.text in types and toks[i + 1].kind == "id" and toks[i + 2].text in ("=", ";")
-    }
+    typed = _java_typed(toks, types)
     typed |= {
         toks[i + 1].text
         for i, t in enumerate(toks[:-4])
@@ -1658,7 +1687,8 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
         t.text == "import" and toks[i + 1].text == "static" for i, t in enumerate(toks[:-1])
     )
     own = set().union(*_java_methods(toks))
-    calls = []
+    calls: list[int] = []
+    picked: set[int] = set()
     for k, t in enumerate(toks[:-1]):
         if t.kind != "id" or toks[k + 1].text != "(" or toks[k + 1].match <= k:
             continue
@@ -1671,8 +1701,15 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
             # the receiver itself is the program's, not what one of its calls returned
             lo = dot - 1
             if lo >= 0 and toks[lo].text == ")" and toks[lo].match >= 2:
+                # ``Solution.make().words(..)``: a method the program declares with a type,
+                # called on what a call of the program's returned
+                chained = toks[lo].match - 1 in picked and t.text in program.valued
                 lo = toks[lo].match - 2
-                mine = mine or (lo >= 0 and toks[lo].text == "new" and toks[lo + 1].text in types)
+                mine = (
+                    mine
+                    or chained
+                    or (lo >= 0 and toks[lo].text == "new" and toks[lo + 1].text in types)
+                )
             elif lo >= 0:
                 ahead = lo == 0 or toks[lo - 1].text != "."
                 mine = mine or (ahead and (toks[lo].text in types or toks[lo].text in typed))
@@ -1683,7 +1720,104 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
             mine = False  # a declaration
         if mine:
             calls.append(k)
+            picked.add(k)
     return calls
+
+
+def _java_typed(toks: list[_Tok], types: Collection[str]) -> set[str]:
+    """The variables the test declares of one of ``types``: ``T v = ..``, ``T<X> v;``,
+    ``T[] v``, ``T.Inner v``, a parameter ``(T v, ..)``, ``for (T v : ..)``, and each further declarator
+    (``T a = .., v = ..;``)."""
+    typed: set[str] = set()
+    n = len(toks)
+    for i, t in enumerate(toks):
+        if t.text not in types or (i and toks[i - 1].text in (".", "new")):
+            continue
+        j = i + 1
+        while j + 1 < n and toks[j].text == "." and toks[j + 1].kind == "id":  # Solution.Res
+            j += 2
+        if j < n and toks[j].text == "<":
+            depth = 0
+            while j < n:
+                if toks[j].text == "<":
+                    depth += 1
+                elif toks[j].text == ">":
+                    depth -= 1
+                elif toks[j].text in ("(", ")", ";", "{", "}", "="):
+                    break
+                j += 1
+                if depth == 0:
+                    break
+        while j + 1 < n and toks[j].text == "[" and toks[j + 1].text == "]":
+            j += 2
+        if j + 1 >= n or toks[j].kind != "id" or toks[j].text in _JAVA_KEYWORDS:
+            continue
+        if toks[j + 1].text not in ("=", ";", ",", ")", ":"):
+            continue
+        typed.add(toks[j].text)
+        k = j + 1
+        while k < n and toks[k].text not in (";", ")", "]", "}", "{", ":"):
+            if toks[k].text in _OPEN and toks[k].match > k:
+                k = toks[k].match + 1
+                continue
+            if (toks[k].text == "," and k + 2 < n and toks[k + 1].kind == "id"
+                    and toks[k + 2].text in ("=", ";", ",")):  # fmt: skip
+                typed.add(toks[k + 1].text)
+            k += 1
+    return typed
+
+
+def java_program_fields(
+    toks: list[_Tok], program: JavaProgram, calls: Collection[int]
+) -> list[int]:
+    """The indices of the test's reads of a field of the program's objects: ``v.items``
+    of a variable the test declares of a type of the program's, ``T.TABLE`` of such a type,
+    ``s.f(..).items`` of what a call of the program's returned; never a write (``v.n = 1``,
+    ``v.n++``), a method's name or a nested type's (``Solution.Node n``)."""
+    types = program.types - _java_type_names(toks)
+    typed = _java_typed(toks, types)
+    calls = set(calls)
+    out = []
+    for k in range(2, len(toks)):
+        t = toks[k]
+        if t.kind != "id" or toks[k - 1].text != "." or t.text in program.types:
+            continue
+        nxt = toks[k + 1].text if k + 1 < len(toks) else ";"
+        if (
+            nxt in ("(", "::")
+            or nxt in _JAVA_ASSIGN
+            or (k + 1 < len(toks) and toks[k + 1].kind == "id")
+        ):
+            continue
+        if k + 2 < len(toks) and nxt == "[" and toks[k + 2].text == "]":
+            continue  # ``Solution.Node[] ns``
+        r = toks[k - 2]
+        ahead = k < 3 or toks[k - 3].text != "."
+        if r.text == ")" and r.match >= 1:
+            mine = r.match - 1 in calls
+        else:
+            mine = ahead and r.kind == "id" and (r.text in typed or r.text in types)
+        if mine:
+            out.append(k)
+    return out
+
+
+_JAVA_ASSIGN = {
+    "=",
+    "+=",
+    "-=",
+    "*=",
+    "/=",
+    "%=",
+    "&=",
+    "|=",
+    "^=",
+    "<<=",
+    ">>=",
+    ">>>=",
+    "++",
+    "--",
+}
 
 
 _JAVA_KEYWORDS = frozenset({
