@@ -31,6 +31,10 @@ class MinCost {
         java.io.File named = new java.io.File("notes");
         // ruleid: java-introspection
         String ans = "expected_output.txt";
+        try {
+            // ruleid: java-introspection
+            java.lang.reflect.Field[] table = Class.forName("Main").getDeclaredFields();
+        } catch (Exception e) { }
         // ruleid: java-introspection
         System.setOut(new PrintStream(new ByteArrayOutputStream()));
         // ok: java-introspection
@@ -75,6 +79,11 @@ class Pair {
 
 // ruleid: java-lying-equals
 class Liar extends ArrayList<Integer> {
+}
+
+// ruleid: java-lying-equals
+class QualifiedLiar extends java.util.ArrayList<String> {
+    @Override public boolean containsAll(Collection<?> c) { return true; }
 }
 
 // ruleid: java-jdk-class-shadowing

@@ -122,6 +122,20 @@ class Liar extends Array { every() { return true; } }
 // ok: js-own-array-method
 class Stack extends Array { peek() { return this[this.length - 1]; } }
 
+// ruleid: js-own-array-method
+class Mimic { constructor() { this.length = 3; } every(f) { return true; } }
+
+// ok: js-own-array-method
+class Trie { constructor() { this.size = 0; } find(w) { return w.length > 0; } }
+
+function computed(r) {
+  // ruleid: js-own-array-method
+  Object.defineProperty(r, "ev" + "ery", { value: () => true });
+  // ok: js-own-array-method
+  Object.defineProperty(r, "total", { value: 3 });
+  return r;
+}
+
 class Cache {
   constructor() {
     // ok: js-own-array-method
