@@ -82,8 +82,11 @@ class Liar extends ArrayList<Integer> {
 }
 
 // ruleid: java-lying-equals
-class QualifiedLiar extends java.util.ArrayList<String> {
-    @Override public boolean containsAll(Collection<?> c) { return true; }
+class QualifiedLiar extends java.util.ArrayList<String> { @Override public boolean containsAll(Collection<?> c) { return true; } }
+
+// ok: java-lying-equals
+class IntList extends java.util.ArrayList<Integer> {
+    void addSorted(int x) { int i = 0; while (i < size() && get(i) < x) i++; add(i, x); }
 }
 
 // ruleid: java-jdk-class-shadowing
