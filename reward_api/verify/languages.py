@@ -1331,9 +1331,9 @@ marker of the program's own could move them, ``line_marker_untrusted``), for
 ``_C_TEXT_AWK``, which joins them (a pattern may span lines)."""
 
 _C_TEXT_AWK = r"""
-function bad(why) { print "codereward: " why > "/dev/stderr"; exit 1 }
-function blank(line,   out, rest, k, c, before, prev, d, p, delim, e) {
-  out = ""; rest = line
+function bad(why) { print "codereward: " why > "/dev/stderr"; failed = 1; exit 1 }
+function blank(line,   out, rest, k, c, before, prev, d, p, delim, e, directive) {
+  out = ""; rest = line; directive = line ~ /^[ \t]*(#|%:)/
   if (rawend != "") {
     e = index(rest, rawend)
     if (e == 0) return ""
@@ -1342,13 +1342,14 @@ function blank(line,   out, rest, k, c, before, prev, d, p, delim, e) {
   while (match(rest, /["']/)) {
     k = RSTART; c = substr(rest, k, 1); before = out substr(rest, 1, k - 1)
     prev = substr(before, length(before), 1); d = substr(rest, k + 1)
-    if (c == "'" && prev ~ /[[:alnum:]_.']/ && before ~ /(^|[^[:alnum:]_.])[0-9][[:alnum:]_.']*$/) {
+    if (c == "'" && prev ~ /[[:alnum:]_.'$]/ && before ~ /(^|[^[:alnum:]_.$])\.?[0-9]([[:alnum:]_.'$]|[eEpP][-+])*$/) {
       out = before "'"; rest = d; continue
     }
-    if (c == "\"" && prev == "R" && before ~ /(^|[^[:alnum:]_])(u8|u|U|L)?R$/) {
+    if (c == "\"" && prev == "R" && before ~ /(^|[^[:alnum:]_$])(u8|u|U|L)?R$/) {
       p = index(d, "("); out = before "\"\""
-      if (p == 0) return out
+      if (p == 0) bad("the program holds a raw string literal this check cannot read")
       delim = substr(d, 1, p - 1); e = index(substr(d, p + 1), ")" delim "\"")
+      if (e == 0 && directive) bad("the program holds a raw string literal that a directive leaves open")
       if (e == 0) { rawend = ")" delim "\""; return out }
       rest = substr(d, p + e + length(delim) + 2); continue
     }
@@ -1358,12 +1359,14 @@ function blank(line,   out, rest, k, c, before, prev, d, p, delim, e) {
       if (substr(d, e, 1) == c) break
       e++
     }
+    if (e > length(d) && !directive) bad("the program holds a literal that its line leaves open")
     out = before c c; rest = substr(d, e + 1)
   }
   return out rest
 }
 { t = t " " $0; b = b " " blank($0) }
 END {
+  if (failed) exit 1
   s = t
   gsub(/(section|__section__)[[:space:]]*\([[:space:]]*"[[:alnum:]_.$]*"[[:space:]]*\)/, "cr_section", s)
   if (s ~ /(^|[^[:alnum:]_])(section|__section__)[[:space:]]*\([[:space:]]*[[:alnum:]_]*"/)
@@ -1399,9 +1402,13 @@ END {
 """awk over the program's own lines (``_C_DEPTH_AWK``), macros expanded and the
 precompiled header left out, its string and character literals blanked first (``blank``,
 line by line as the compiler lexes them: a quote never spans a line but in a raw string,
-``1'000`` holds a digit separator, not a quote; a keyword table ``{"asm", "_Noreturn"}``
-was refused as the words themselves), but for the section rule, which reads the section's
-name as written: refused for inline assembly or an asm label (``int
+``1'000``, ``.5'0`` and ``1e+5'0`` hold a digit separator, not a quote, ``$R"(`` is a name
+and a string, not a raw string; a keyword table ``{"asm", "_Noreturn"}`` was refused as
+the words themselves), but for the section rule, which reads the section's name as
+written. Where this reader and the compiler could disagree it refuses: a literal its line
+leaves open (a directive's may: ``#pragma`` text is not lexed), a raw string a directive
+leaves open (a red team's ``#pragma cr $R"(`` hid the lines after it, an ``asm`` label of
+``__assert_fail`` among them, when ``$`` was not read as a name's). Refused for inline assembly or an asm label (``int
 strcmp(const char *, const char *) __asm__("mine")`` made the test's ``strcmp`` the
 program's ``mine``, a name no library defines) or ``#pragma redefine_extname`` (the
 same, by a pragma); ``weakref`` and ``symver`` (a static ``strcmp`` declared
@@ -1655,7 +1662,10 @@ def _c_unit(program: str, test: str, cpp: bool, tag: str, keep: frozenset[str]) 
         test = compiled_eq.rename_cpp_test_functions(test, f"__cr_{tag}", keep)
         test = compiled_eq.qualify_cpp_std_calls(test, program, keep)
         test = compiled_eq.check_cpp_program_calls(test, program, ns)
-        test = compiled_eq.check_cpp_std_names(test) + test
+        # after the test's own includes and ``using namespace std;``: the names as its main
+        # reads them (before them, a program that spelled ``std::vector`` left ``vector``
+        # undeclared where the test had declared it)
+        test = f"{test}\n{compiled_eq.check_cpp_std_names(test)}"
         test = compiled_eq.cpp_eq(ns, test) + compiled_eq.rewrite_cpp_equalities(test, ns)
     gate = ('extern "C" ' if cpp else "") + f"void __cr_gate_{tag}(void);\n"
     return (
