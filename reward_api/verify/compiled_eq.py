@@ -1132,6 +1132,27 @@ _JAVA_MODIFIERS = _JAVA_ACCESS | {"static", "final", "transient", "volatile", "a
                                   "non-sealed"}  # fmt: skip
 
 
+def java_open_private_types(program: str) -> str:
+    """``program`` with the ``private`` of each type it nests (``private static class
+    Hidden``) blanked: a test's ``var r = s.make(3)`` compiles against a method returning
+    one, where ``got(s.make(3))`` named it (javac: "Hidden has private access"), and the
+    wrap is not left off for it (a program would have chosen which of its answers the test
+    takes as they are). A nested type's access decides what compiles, not what runs; the
+    program compiles as before (nothing it declares gains a caller it did not have), every
+    line where it was."""
+    toks = _java_tokens(program)
+    out = program
+    for i, t in enumerate(toks):
+        if t.text != "private":
+            continue
+        j = i + 1
+        while j < len(toks) and toks[j].text in _JAVA_MODIFIERS:
+            j += 1
+        if j + 1 < len(toks) and toks[j].text in _DECLARES and toks[j + 1].kind == "id":
+            out = out[: t.start] + " " * len(t.text) + out[t.end :]
+    return out
+
+
 def java_private_members(code: str) -> str:
     """``code`` (the test) with every static field, and every static method but ``main``,
     that a class of its declares made ``private``. The program shares the test's package
@@ -1147,7 +1168,8 @@ def java_private_members(code: str) -> str:
     reads it, or inherits it), the fields of an interface or annotation (public by
     definition) and an enum's constants, instance fields and methods (what the program
     can reach of an object is what the test hands it; a method may implement or
-    override), and anything in a body this reader does not pair."""
+    override), and anything in a body this reader does not pair. The types a method
+    declares locally are read as nested ones."""
     toks = _java_tokens(code, literals=True)
     if not _pair(toks):
         return code
@@ -1222,6 +1244,8 @@ def java_private_members(code: str) -> str:
                         m += 1
                     if m >= end:
                         return
+                    if toks[m].text == "{":
+                        local(m)
                     n = toks[m].match + 1 if toks[m].text == "{" else m + 1
                     break
                 if x in ("=", ",", ";") and toks[n - 1].kind == "id":
@@ -1262,7 +1286,24 @@ def java_private_members(code: str) -> str:
                     edits.append((toks[mods].start, toks[mods].start, "private "))
             j = n
 
+    def local(open_at: int) -> None:
+        """The types a method's body declares (a local ``class D { static int[] T; }``,
+        reached as ``Main$1D`` by reflection): their members as a nested type's."""
+        n, end = open_at + 1, toks[open_at].match
+        while n < end:
+            if (toks[n].text in _DECLARES and n + 1 < end and toks[n + 1].kind == "id"
+                    and toks[n - 1].text != "."):  # fmt: skip
+                brace = next((b for b in range(n + 2, end) if toks[b].text in ("{", ";")), None)
+                if brace is None or toks[brace].text != "{":
+                    return
+                members(brace, toks[n].text, current[0])
+                n = toks[brace].match + 1
+                continue
+            n += 1
+
+    current: list[tuple[int, int]] = [(0, 0)]
     for top in tops:
+        current[0] = top
         a, b = top
         brace = next(n for n in range(a, b) if toks[n].text == "{")
         members(brace, toks[a].text, top)
@@ -1321,7 +1362,8 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
         return code
     opens: list[tuple[int, int]] = []  # (offset, -span): the longest call opens first
     closes: list[int] = []
-    calls = java_program_calls(toks, program)
+    by_name: set[int] = set()
+    calls = java_program_calls(toks, program, by_name)
     for k in calls:
         close = toks[k + 1].match
         before = toks[k - 1].text if k else ""
@@ -1333,16 +1375,14 @@ def wrap_java_answers(code: str, program: JavaProgram, cls: str) -> str:
         else:
             lo = k
         name = toks[k].text
-        if (
-            lo is None
-            or (name in program.void and name not in program.valued)
-            or name in program.hidden
-        ):
+        if lo is None or (name in program.void and name not in program.valued):
             continue
         prev = toks[lo - 1].text if lo else ";"
         nxt = toks[close + 1].text if close + 1 < len(toks) else ";"
         alone = prev in _JAVA_STATEMENT_START and nxt in (";", ")", ",")
-        if alone and (name in program.void or name not in program.valued):
+        if alone and (name in program.void or name not in program.valued or k in by_name):
+            continue
+        if k in by_name and prev == "->":
             continue
         opens.append((toks[lo].start, -(toks[close].end - toks[lo].start)))
         closes.append(toks[close].end)
@@ -1521,6 +1561,28 @@ def java_refused(program: str) -> str | None:
     return None
 
 
+def java_reads_the_test(program: str, test: str) -> str | None:
+    """Why the program may not run beside this test: it reaches a member of a type the test
+    declares (and it does not) through the type's name (``Cases.T``, ``Main.Case.values()``,
+    ``Ref::expected``), the test's tables of expected answers and the helpers that build
+    them; a red team's program answered each call from them. A program may use a test's
+    type through its objects (``ListNode n; n.next``): those are what the test hands it."""
+    theirs = _java_type_names(_java_tokens(java_source_text(test)))
+    toks = _java_tokens(java_source_text(program))
+    named = theirs - _java_type_names(toks)
+    for i, t in enumerate(toks[:-1]):
+        if (
+            t.text in named
+            and toks[i + 1].text in (".", "::")
+            and (i == 0 or toks[i - 1].text != ".")
+        ):
+            return (
+                f"the program reads the test's type `{t.text}` by its name: what the test "
+                "declares is not the program's to read"
+            )
+    return None
+
+
 @functools.cache
 def jdk_types() -> dict[str, frozenset[str]]:
     """The JDK's public types by package or enclosing type (``jdk_types.txt``)."""
@@ -1619,10 +1681,6 @@ class JavaProgram:
     """Methods declared ``void`` (an overload of the name may not be)."""
     valued: frozenset[str] = frozenset()
     """Methods declared with a type (an overload of the name may be ``void``)."""
-    hidden: frozenset[str] = frozenset()
-    """Methods whose type names a private type of the program's (``private static class
-    Hidden``): ``got(s.make(3))`` would name it where the test cannot (``var r =
-    s.make(3)`` compiles; the call wrapped did not)."""
 
     @property
     def methods(self) -> frozenset[str]:
@@ -1632,26 +1690,14 @@ class JavaProgram:
     @classmethod
     def of(cls, program: str, entry: Iterable[str] = ()) -> JavaProgram:
         toks = _java_tokens(java_source_text(program))
-        paired = _pair(toks)
-        void, valued = _java_methods(toks) if paired else (set(), set())
-        private = {toks[i + 1].text for i, t in enumerate(toks[:-1])
-                   if t.text in _DECLARES and toks[i + 1].kind == "id"
-                   and "private" in {x.text for x in toks[max(0, i - 4) : i]}}  # fmt: skip
-        hidden = set()
-        for i, t in enumerate(toks[:-1]):
-            if private and t.text in valued and toks[i + 1].text == "(":
-                j = i - 1
-                while j >= 0 and (
-                    toks[j].kind == "id" or toks[j].text in ("<", ">", ",", ".", "[", "]", "?")
-                ):
-                    if toks[j].text in private:
-                        hidden.add(t.text)
-                    j -= 1
+        void, valued = _java_methods(toks) if _pair(toks) else (set(), set())
         return cls(frozenset(_java_type_names(toks)), frozenset(entry), frozenset(void),
-                   frozenset(valued), frozenset(hidden))  # fmt: skip
+                   frozenset(valued))  # fmt: skip
 
 
-def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
+def java_program_calls(
+    toks: list[_Tok], program: JavaProgram, by_name: set[int] | None = None
+) -> list[int]:
     """The indices of the test's calls of the program (the name before each one's ``(``),
     read from what the program cannot steer. A call counts where its name is one of the
     problem's entry points; or where its receiver is the program's: ``T.m(..)`` of a type
@@ -1661,7 +1707,16 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
     (``Solution s = new Solution();``); or where a method the program declares is called
     unqualified from a test that neither declares it nor imports anything statically. A
     method of the program's named like a JDK one (``get``, ``add``, ``asList``) is never
-    its call on the test's own objects."""
+    its call on the test's own objects.
+
+    And, whatever the receiver, a call of a method the program declares with a type (never
+    ``void``), the test does not declare, and no JDK type the tests use has
+    (``jdk_methods``): ``sols[0].words(..)``, ``list.get(0).words(..)``, ``(c ? a :
+    b).words(..)``, ``((Solution) o).words(..)``, a lambda's parameter, a type variable,
+    a test class extending the program's; a red team's lying collection reached the test
+    through each. Their indices go in ``by_name`` too: the wrapping leaves them alone as a
+    statement or a lambda's body, where the value is not used (and where a JDK method of
+    the name could be ``void``)."""
     types = program.types - _java_type_names(toks)
     declared = {
         t.text
@@ -1687,6 +1742,7 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
         t.text == "import" and toks[i + 1].text == "static" for i, t in enumerate(toks[:-1])
     )
     own = set().union(*_java_methods(toks))
+    named = program.valued - program.void - own - jdk_methods()
     calls: list[int] = []
     picked: set[int] = set()
     for k, t in enumerate(toks[:-1]):
@@ -1718,10 +1774,23 @@ def java_program_calls(toks: list[_Tok], program: JavaProgram) -> list[int]:
             mine = mine or (t.text in program.methods and not statics and t.text not in own)
         else:
             mine = False  # a declaration
+        if not mine and dot is not None and t.text in named:
+            mine = True
+            if by_name is not None:
+                by_name.add(k)
         if mine:
             calls.append(k)
             picked.add(k)
     return calls
+
+
+@functools.cache
+def jdk_methods() -> frozenset[str]:
+    """The method names of the JDK types Java tests most call (``jdk_methods.txt``)."""
+    text = (Path(__file__).parent / "jdk_methods.txt").read_text()
+    return frozenset(
+        w for line in text.splitlines() if not line.startswith("#") for w in line.split()
+    )
 
 
 def _java_typed(toks: list[_Tok], types: Collection[str]) -> set[str]:

@@ -648,7 +648,9 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         return Unit(language, files, RECIPES[language].run, nonce, untrusted, program=program,
                     entry_points=entry)  # fmt: skip
     if language == "java":
-        refused = compiled_eq.java_refused(program)
+        refused = compiled_eq.java_refused(program) or compiled_eq.java_reads_the_test(
+            program, test
+        )
         if refused is not None:
             return Unit("java", {}, (), refused=refused)
         harness, eq = f"__CrHarness{tag}", f"__CrEq{tag}"
@@ -658,6 +660,7 @@ def assert_unit(language: str, program: str, test: str, entry_points: Collection
         if moved is not None:
             program, test = moved
         test = compiled_eq.qualify_java_types(test, program, entry_points)
+        program = compiled_eq.java_open_private_types(program)
         test = compiled_eq.rewrite_java_equals(test, eq)
         shape = compiled_eq.JavaProgram.of(program, entry_points)
         test = compiled_eq.wrap_java_answers(test, shape, eq)
