@@ -34,6 +34,10 @@ class MinCost {
         try {
             // ruleid: java-introspection
             java.lang.reflect.Field[] table = Class.forName("Main").getDeclaredFields();
+            // ruleid: java-introspection
+            Class<?> local = Thread.currentThread().getContextClassLoader().loadClass("Main$1D");
+            // ruleid: java-introspection
+            Object fields = Class.class.getMethod("getDeclared" + "Fields").invoke(local);
         } catch (Exception e) { }
         // ruleid: java-introspection
         System.setOut(new PrintStream(new ByteArrayOutputStream()));
