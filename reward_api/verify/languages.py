@@ -1335,37 +1335,51 @@ marker of the program's own could move them, ``line_marker_untrusted``), for
 
 _C_TEXT_AWK = r"""
 function bad(why) { print "codereward: " why > "/dev/stderr"; failed = 1; exit 1 }
-function blank(line,   out, rest, k, c, before, prev, d, p, delim, e, directive) {
-  out = ""; rest = line; directive = line ~ /^[ \t]*(#|%:)/
+function word(c) { return c ~ /[_$]/ || (c != "" && c !~ /[[:space:][:punct:][:cntrl:]]/) }
+function blank(line,   out, n, i, j, c, id, delim, e, directive) {
+  out = ""; n = length(line); i = 1; directive = line ~ /^[ \t]*(#|%:)/
   if (rawend != "") {
-    e = index(rest, rawend)
+    e = index(line, rawend)
     if (e == 0) return ""
-    out = "\"\""; rest = substr(rest, e + length(rawend)); rawend = ""
+    out = "\"\""; i = e + length(rawend); rawend = ""
   }
-  while (match(rest, /["']/)) {
-    k = RSTART; c = substr(rest, k, 1); before = out substr(rest, 1, k - 1)
-    prev = substr(before, length(before), 1); d = substr(rest, k + 1)
-    if (c == "'" && prev ~ /[[:alnum:]_.'$]/ && before ~ /(^|[^[:alnum:]_.$])\.?[0-9]([[:alnum:]_.'$]|[eEpP][-+])*$/) {
-      out = before "'"; rest = d; continue
+  while (i <= n) {
+    c = substr(line, i, 1)
+    if (c ~ /[0-9]/ || (c == "." && substr(line, i + 1, 1) ~ /[0-9]/)) {
+      j = i + 1
+      while (j <= n) {
+        c = substr(line, j, 1)
+        if (c ~ /[eEpP]/ && substr(line, j + 1, 1) ~ /[-+]/) j += 2
+        else if (word(c) || c == ".") j++
+        else if (c == "'" && cpp && word(substr(line, j + 1, 1))) j += 2
+        else break
+      }
+      out = out substr(line, i, j - i); i = j; continue
     }
-    if (c == "\"" && prev == "R" && before ~ /(^|[^[:alnum:]_$])(u8|u|U|L)?R$/) {
-      p = index(d, "("); out = before "\"\""
-      if (p == 0) bad("the program holds a raw string literal this check cannot read")
-      delim = substr(d, 1, p - 1); e = index(substr(d, p + 1), ")" delim "\"")
-      if (e == 0 && directive) bad("the program holds a raw string literal that a directive leaves open")
-      if (e == 0) { rawend = ")" delim "\""; return out }
-      rest = substr(d, p + e + length(delim) + 2); continue
+    if (word(c)) {
+      j = i + 1
+      while (j <= n && word(substr(line, j, 1))) j++
+      id = substr(line, i, j - i); out = out id; i = j
+      if (substr(line, i, 1) == "\"" && id ~ /^(u8|u|U|L)?R$/) {
+        e = index(substr(line, i + 1), "(")
+        if (e == 0) bad("the program holds a raw string literal this check cannot read")
+        delim = substr(line, i + 1, e - 1); out = out "\"\""
+        j = index(substr(line, i + e + 1), ")" delim "\"")
+        if (j == 0 && directive) bad("the program holds a raw string literal that a directive leaves open")
+        if (j == 0) { rawend = ")" delim "\""; return out }
+        i = i + e + j + length(delim) + 2
+      }
+      continue
     }
-    e = 1
-    while (e <= length(d)) {
-      if (substr(d, e, 1) == "\\") { e += 2; continue }
-      if (substr(d, e, 1) == c) break
-      e++
+    if (c == "\"" || c == "'") {
+      j = i + 1
+      while (j <= n && substr(line, j, 1) != c) j += substr(line, j, 1) == "\\" ? 2 : 1
+      if (j > n && !directive) bad("the program holds a literal that its line leaves open")
+      out = out c c; i = j + 1; continue
     }
-    if (e > length(d) && !directive) bad("the program holds a literal that its line leaves open")
-    out = before c c; rest = substr(d, e + 1)
+    out = out c; i++
   }
-  return out rest
+  return out
 }
 { t = t " " $0; b = b " " blank($0) }
 END {
@@ -1404,14 +1418,18 @@ END {
 """
 """awk over the program's own lines (``_C_DEPTH_AWK``), macros expanded and the
 precompiled header left out, its string and character literals blanked first (``blank``,
-line by line as the compiler lexes them: a quote never spans a line but in a raw string,
-``1'000``, ``.5'0`` and ``1e+5'0`` hold a digit separator, not a quote, ``$R"(`` is a name
-and a string, not a raw string; a keyword table ``{"asm", "_Noreturn"}`` was refused as
-the words themselves), but for the section rule, which reads the section's name as
-written. Where this reader and the compiler could disagree it refuses: a literal its line
-leaves open (a directive's may: ``#pragma`` text is not lexed), a raw string a directive
-leaves open (a red team's ``#pragma cr $R"(`` hid the lines after it, an ``asm`` label of
-``__assert_fail`` among them, when ``$`` was not read as a name's). Refused for inline assembly or an asm label (``int
+line by line, a quote never spanning a line but in a raw string, and each line read
+left to right, as GCC's lexer reads tokens: a name (letters, digits, ``_``, ``$``, any byte
+past ASCII) is one token, so ``$R"(`` is a name and a string, not a raw string; a
+preprocessing number (a digit or ``.`` and a digit, then name characters, ``.``, an
+exponent's sign, and in C++ a ``'`` before a name character) is one, so ``1.R"(`` is a
+number and a string, ``.5'0`` and ``1e+5'0`` numbers, and ``1'"'`` a number and a
+character; a keyword table ``{"asm", "_Noreturn"}`` was refused as the words
+themselves), but for the section rule, which reads the section's name as written.
+Red teams hid an ``asm`` label of ``__assert_fail``, and the assembly it jumped to, in
+each of those five spellings, when this reader took them otherwise. Where it could still
+disagree it refuses: a literal its line leaves open (a directive's may: a ``#pragma``'s
+text need not be tokens), a raw string a directive leaves open. Refused for inline assembly or an asm label (``int
 strcmp(const char *, const char *) __asm__("mine")`` made the test's ``strcmp`` the
 program's ``mine``, a name no library defines) or ``#pragma redefine_extname`` (the
 same, by a pragma); ``weakref`` and ``symver`` (a static ``strcmp`` declared
