@@ -1164,8 +1164,8 @@ def java_private_members(code: str) -> str:
     refuses) or a private lookup (the same permission); the test's own classes keep their
     access to each other's (nestmates, JLS 6.6.1).
 
-    Left as written: a member whose name another top-level class of the test names (it
-    reads it, or inherits it), the fields of an interface or annotation (public by
+    Left as written: a member another top-level class of the test reads through a test
+    type's name (``Cases.T``) or may inherit (it extends or implements one), the fields of an interface or annotation (public by
     definition) and an enum's constants, instance fields and methods (what the program
     can reach of an object is what the test hands it; a method may implement or
     override), and anything in a body this reader does not pair. The types a method
@@ -1191,9 +1191,22 @@ def java_private_members(code: str) -> str:
         i += 1
     edits: list[tuple[int, int, str]] = []
 
+    types = _java_type_names(toks)
+
     def named_elsewhere(name: str, top: tuple[int, int]) -> bool:
-        return any(toks[j].kind == "id" and toks[j].text == name
-                   for a, b in tops if (a, b) != top for j in range(a, b))  # fmt: skip
+        """Whether another top-level class reads ``name`` as a test type's member
+        (``Cases.T``), or may inherit it (it extends or implements a type of the test's)."""
+        for a, b in tops:
+            if (a, b) == top:
+                continue
+            heirs = any(toks[j].text in ("extends", "implements") and toks[j + 1].text in types
+                        for j in range(a, b - 1))  # fmt: skip
+            for j in range(a, b):
+                if toks[j].kind != "id" or toks[j].text != name:
+                    continue
+                if heirs or (j >= 2 and toks[j - 1].text == "." and toks[j - 2].text in types):
+                    return True
+        return False
 
     def members(open_at: int, kind: str, top: tuple[int, int]) -> None:
         j, end = open_at + 1, toks[open_at].match
@@ -1562,23 +1575,103 @@ def java_refused(program: str) -> str | None:
 
 
 def java_reads_the_test(program: str, test: str) -> str | None:
-    """Why the program may not run beside this test: it reaches a member of a type the test
-    declares (and it does not) through the type's name (``Cases.T``, ``Main.Case.values()``,
-    ``Ref::expected``), the test's tables of expected answers and the helpers that build
-    them; a red team's program answered each call from them. A program may use a test's
-    type through its objects (``ListNode n; n.next``): those are what the test hands it."""
-    theirs = _java_type_names(_java_tokens(java_source_text(test)))
+    """Why the program may not run beside this test: it reaches a static member of a type
+    the test declares (and no top-level type of its own is named so) through the type's
+    name (``Cases.T``, ``Main.Case.values()``, ``Ref::expected``, ``Fixture.Data.T``), a
+    cast to it (``((Cases) null).T``), or by extending or implementing it (an interface's
+    constants, ``Main``'s nested types): the test's tables of expected answers and the
+    helpers that build them, from which red teams' programs answered each call.
+
+    What a program may do with a test's types: use its objects (``ListNode n; n.next``,
+    ``new ListNode(1)``), name one of its enum's constants (``op == Op.ADD``) or nested
+    types (``Main.Point p``), refer to an instance method (``Interval::getStart``), cast to
+    a type of the test's that holds no static field, and extend or implement one that
+    holds none and is not the test's entry class. Left open: a static member read through
+    a variable of the test's type (``Cases c = null; c.T``), which only the types the
+    expression has would tell."""
+    ttoks = _java_tokens(java_source_text(test))
+    if not _pair(ttoks):
+        return None
+    theirs = _java_type_names(ttoks)
     toks = _java_tokens(java_source_text(program))
-    named = theirs - _java_type_names(toks)
+    depth, top_level = 0, set()
     for i, t in enumerate(toks[:-1]):
-        if (
-            t.text in named
-            and toks[i + 1].text in (".", "::")
-            and (i == 0 or toks[i - 1].text != ".")
+        if t.text in _OPEN:
+            depth += 1
+        elif t.text in _CLOSE:
+            depth -= 1
+        if depth == 0 and t.text in _DECLARES and toks[i + 1].kind == "id":
+            top_level.add(toks[i + 1].text)
+    named = theirs - top_level
+    # what each of the test's types declares: enum constants, static methods, static data
+    consts: set[tuple[str, str]] = set()
+    statics: set[str] = set()
+    holders: set[str] = set()
+    for i, t in enumerate(ttoks[:-2]):
+        if t.text not in _DECLARES or ttoks[i + 1].kind != "id":
+            continue
+        name = ttoks[i + 1].text
+        brace = next((k for k in range(i + 2, len(ttoks)) if ttoks[k].text in ("{", ";")), None)
+        if brace is None or ttoks[brace].text != "{":
+            continue
+        k, end, first = brace + 1, ttoks[brace].match, True
+        if t.text == "enum":
+            holders.add(name)
+            while k < end and ttoks[k].text != ";":
+                if ttoks[k].kind == "id" and ttoks[k - 1].text in ("{", ","):
+                    consts.add((name, ttoks[k].text))
+                k = ttoks[k].match + 1 if ttoks[k].text in _OPEN else k + 1
+        start = k
+        while k < end:  # members at the body's own depth
+            x = ttoks[k].text
+            if x in ("{", "(", "["):
+                if x == "(" and ttoks[k - 1].kind == "id" and first:
+                    mods = {ttoks[m].text for m in range(start, k)}
+                    if "static" in mods:
+                        statics.add(ttoks[k - 1].text)
+                    first = False
+                k = ttoks[k].match + 1
+                if x == "{":
+                    start, first = k, True
+                continue
+            if x == "=" and first:
+                mods = {ttoks[m].text for m in range(start, k)}
+                if "static" in mods or t.text == "interface":
+                    holders.add(name)
+                first = False
+            if x == ";":
+                if first and "static" in {ttoks[m].text for m in range(start, k)}:
+                    holders.add(name)
+                start, first = k + 1, True
+            k += 1
+    entry = {ttoks[i - 1].text for i in range(1, len(ttoks) - 1)
+             if ttoks[i].text == "{" and ttoks[i - 1].kind == "id" and "main" in
+             {x.text for x in ttoks[i : ttoks[i].match]}}  # fmt: skip
+    for i, t in enumerate(toks[:-1]):
+        if t.text not in named or (i and toks[i - 1].text == "."):
+            continue
+        nxt = toks[i + 1].text
+        member = toks[i + 2].text if i + 2 < len(toks) else ""
+        after = toks[i + 3].text if i + 3 < len(toks) else ""
+        why = None
+        if nxt == "." and not (
+            (member in theirs and after != ".") or ((t.text, member) in consts and after != ".")
         ):
+            why = "reads a member of the test's type"
+        elif nxt == "::" and member in statics:
+            why = "names a static method of the test's type"
+        elif i and toks[i - 1].text == "(" and nxt == ")" and t.text in holders:
+            why = "casts to a test type that holds static data"
+        elif (
+            i
+            and toks[i - 1].text in ("extends", "implements", ",")
+            and (t.text in holders or t.text in entry)
+        ):
+            why = "extends or implements a test type that holds static data"
+        if why is not None:
             return (
-                f"the program reads the test's type `{t.text}` by its name: what the test "
-                "declares is not the program's to read"
+                f"the program {why} (`{t.text}`): what the test declares is not the "
+                "program's to read"
             )
     return None
 
