@@ -1049,8 +1049,12 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
             f"if awk {shlex.quote(_PCH_LATE_AWK)} {kept}; then "
             f"{shlex.join(whole)} < /dev/null; fi\n"
         )
+    # to assembly, then assembled: an asm statement of any spelling leaves ``#APP`` in the
+    # compiler's own output, a second line behind the text check's words (red teams hid an
+    # asm label and the assembly it named from that check's literal reader three times)
     compile_unit = [cc, *flags, "-x", f"{source}-cpp-output" if cpp else "cpp-output",
-                    kept, "-c", "-o", "main.o"]  # fmt: skip
+                    kept, "-S", "-o", "main.s"]  # fmt: skip
+    assemble = [cc, "-c", "-o", "main.o", "main.s"]
     libs = ["-lm"] if "-lm" in recipe.compile else []
     # the harness first (its .preinit_array entry runs first), every GOT slot resolved at
     # start and then read-only (RELRO, sealed by the harness: ``_X86_64_SEAL``)
@@ -1076,6 +1080,11 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
         "text=$!\n"
         f"built=0; {shlex.join(compile_unit)} < /dev/null || built=$?\n"
         'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
+        "if grep -q '^#APP' main.s; then\n  wait $text || :\n"
+        '  echo "codereward: the program writes assembly (an asm statement reached the '
+        "compiler's output): the test's calls could reach its code\" >&2\n  exit 1\nfi\n"
+        f"{shlex.join(assemble)} < /dev/null || built=$?\n"
+        'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
         f"(\n{c_object_check(cc, unit.entry_points, weak_ok=cpp and _no_weak(unit.program), bare=not cpp)}) &\n"
         "object=$!\n"
         f'head -c "$2" > {harness}\n'
@@ -1096,6 +1105,7 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
         "input": (unit_bytes + harness_bytes).decode("utf-8"),
         "remove": [
             "main.o",
+            "main.s",
             harness,
             "main.i",
             "main.ii",
@@ -1337,11 +1347,12 @@ _C_TEXT_AWK = r"""
 function bad(why) { print "codereward: " why > "/dev/stderr"; failed = 1; exit 1 }
 function word(c) { return c ~ /[_$]/ || (c != "" && c !~ /[[:space:][:punct:][:cntrl:]]/) }
 function blank(line,   out, n, i, j, c, id, delim, e, directive) {
-  out = ""; n = length(line); i = 1; directive = line ~ /^[ \t]*(#|%:)/
+  out = ""; n = length(line); i = 1; directive = line ~ /^[ \t\f\v]*(#|%:)/
   if (rawend != "") {
     e = index(line, rawend)
     if (e == 0) return ""
     out = "\"\""; i = e + length(rawend); rawend = ""
+    while (i <= n && word(substr(line, i, 1))) i++
   }
   while (i <= n) {
     c = substr(line, i, 1)
@@ -1351,7 +1362,7 @@ function blank(line,   out, n, i, j, c, id, delim, e, directive) {
         c = substr(line, j, 1)
         if (c ~ /[eEpP]/ && substr(line, j + 1, 1) ~ /[-+]/) j += 2
         else if (word(c) || c == ".") j++
-        else if (c == "'" && cpp && word(substr(line, j + 1, 1))) j += 2
+        else if (c == "'" && cpp && substr(line, j + 1, 1) ~ /[A-Za-z0-9_]/) j += 2
         else break
       }
       out = out substr(line, i, j - i); i = j; continue
@@ -1368,6 +1379,7 @@ function blank(line,   out, n, i, j, c, id, delim, e, directive) {
         if (j == 0 && directive) bad("the program holds a raw string literal that a directive leaves open")
         if (j == 0) { rawend = ")" delim "\""; return out }
         i = i + e + j + length(delim) + 2
+        while (i <= n && word(substr(line, i, 1))) i++
       }
       continue
     }
@@ -1375,7 +1387,9 @@ function blank(line,   out, n, i, j, c, id, delim, e, directive) {
       j = i + 1
       while (j <= n && substr(line, j, 1) != c) j += substr(line, j, 1) == "\\" ? 2 : 1
       if (j > n && !directive) bad("the program holds a literal that its line leaves open")
-      out = out c c; i = j + 1; continue
+      out = out c c; i = j + 1
+      while (i <= n && word(substr(line, i, 1))) i++
+      continue
     }
     out = out c; i++
   }
@@ -1479,7 +1493,10 @@ by its symbol, weak and of ``std``, which ``_C_OBJECT_AWK`` takes for a library
 template's instance: the test's ``f(x).compare("...") == 0`` held for every ``f``."""
 
 
-_LINE_MARKER = re.compile(r"^[ \t]*(?:#|%:)[ \t]*(?:line\b|\d)", re.M)
+# GCC's horizontal white space around a directive's ``#``: a form feed or vertical tab too (a
+# red team's ``\f# 1 "/usr/include/cr.h" 1 3 4`` passed a check that knew spaces and tabs)
+_HSPACE = r"[ \t\f\v]"
+_LINE_MARKER = re.compile(rf"^{_HSPACE}*(?:#|%:){_HSPACE}*(?:line\b|\d)", re.M)
 
 
 def line_marker_untrusted(program: str) -> str | None:
@@ -1608,7 +1625,8 @@ def included_untrusted(program: str) -> str | None:
 
 
 _DIRECTIVE = re.compile(
-    r"^[ \t]*(?:#|%:)[ \t]*(define|undef|include_next|include|import)\b[ \t]*(\w*)", re.M
+    rf"^{_HSPACE}*(?:#|%:){_HSPACE}*(define|undef|include_next|include|import)\b{_HSPACE}*(\w*)",
+    re.M,
 )
 HEADER_MACROS = frozenset({
     # feature-test macros: they choose which declarations a header makes, not how
