@@ -1154,22 +1154,24 @@ def java_open_private_types(program: str) -> str:
 
 
 def java_private_members(code: str) -> str:
-    """``code`` (the test) with every static field, and every static method but ``main``,
-    that a class of its declares made ``private``. The program shares the test's package
-    and class loader, so ``Class.forName("Main").getDeclaredFields()`` and ``Field.get``
-    read a package-private ``static int[][] CASES`` (a red team's program looked its input
-    up in the test's table of expected answers), ``Method.invoke`` ran a helper that built
-    them, and a program that named ``Main.CASES`` read it with no reflection at all. A
-    private member needs ``setAccessible`` (``suppressAccessChecks``, which the guard
-    refuses) or a private lookup (the same permission); the test's own classes keep their
-    access to each other's (nestmates, JLS 6.6.1).
+    """``code`` (the test) with every static field that a class of its declares made
+    ``private``. The program shares the test's package and class loader, so
+    ``Class.forName("Main").getDeclaredFields()`` and ``Field.get`` read a package-private
+    ``static int[][] CASES`` (a red team's program looked its input up in the test's table
+    of expected answers). A private field needs ``setAccessible``
+    (``suppressAccessChecks``, which the guard refuses) or a private lookup (the same
+    permission); the test's own classes keep their access to each other's (nestmates, JLS
+    6.6.1). A program that names the test's types is ``java_reads_the_test``'s.
 
-    Left as written: a member another top-level class of the test reads through a test
-    type's name (``Cases.T``) or may inherit (it extends or implements one), the fields of an interface or annotation (public by
-    definition) and an enum's constants, instance fields and methods (what the program
-    can reach of an object is what the test hands it; a method may implement or
-    override), and anything in a body this reader does not pair. The types a method
-    declares locally are read as nested ones."""
+    Left as written: a field another top-level class of the test reads through a test
+    type's name (``Cases.T``, ``Util::f``), or names where it may inherit it (it extends,
+    implements or anonymously subclasses a type of the test's) or reach it through an
+    object (it names the declaring type); the fields of an interface or annotation (public
+    by definition), an enum's constants, instance fields (what the program can reach of an
+    object is what the test hands it), methods (a static one builds no table a program
+    can read without naming the test's type, and a test's ``Util::isSorted`` or
+    ``Util.<Integer>first`` from another class must compile), and anything in a body this
+    reader does not pair. The types a method declares locally are read as nested ones."""
     toks = _java_tokens(code, literals=True)
     if not _pair(toks):
         return code
@@ -1195,16 +1197,29 @@ def java_private_members(code: str) -> str:
 
     def named_elsewhere(name: str, top: tuple[int, int]) -> bool:
         """Whether another top-level class reads ``name`` as a test type's member
-        (``Cases.T``), or may inherit it (it extends or implements a type of the test's)."""
+        (``Cases.T``, ``Util::f``, ``Util.<Integer>f``), or names it where it may inherit it
+        (it extends or implements a type of the test's, or subclasses one anonymously) or
+        reach it through an object (it names the type that declares it)."""
+        owner = toks[top[0] + 1].text
         for a, b in tops:
             if (a, b) == top:
                 continue
-            heirs = any(toks[j].text in ("extends", "implements") and toks[j + 1].text in types
-                        for j in range(a, b - 1))  # fmt: skip
+            heirs = any(
+                (toks[j].text in ("extends", "implements") and toks[j + 1].text in types)
+                or (toks[j].text == "new" and toks[j + 1].text in types
+                    and toks[j + 2].text == "(" and toks[toks[j + 2].match + 1].text == "{")
+                for j in range(a, b - 2)
+            )  # fmt: skip
+            sees = heirs or any(toks[j].text == owner for j in range(a, b))
             for j in range(a, b):
                 if toks[j].kind != "id" or toks[j].text != name:
                     continue
-                if heirs or (j >= 2 and toks[j - 1].text == "." and toks[j - 2].text in types):
+                before = toks[j - 1].text if j else ""
+                if before == ">":  # ``Util.<Integer>first``: back over the type witness
+                    w = _java_witness(toks, j - 1)
+                    before = "." if w != j - 1 else before
+                    j = w + 1 if w != j - 1 else j
+                if sees or (before in (".", "::") and j >= 2 and toks[j - 2].text in types):
                     return True
         return False
 
@@ -1283,7 +1298,7 @@ def java_private_members(code: str) -> str:
                     break
                 n = toks[n].match + 1 if x in _OPEN else n + 1
             modifiers = {toks[m].text for m in range(mods, j)}
-            if method and name == "main":
+            if method:  # a static method of the test's builds no table the program can read
                 names = []
             if (
                 kind in ("class", "enum", "record")
@@ -1575,24 +1590,22 @@ def java_refused(program: str) -> str | None:
 
 
 def java_reads_the_test(program: str, test: str) -> str | None:
-    """Why the program may not run beside this test: it reaches a static member of a type
-    the test declares (and no top-level type of its own is named so) through the type's
-    name (``Cases.T``, ``Main.Case.values()``, ``Ref::expected``, ``Fixture.Data.T``), a
-    cast to it (``((Cases) null).T``), or by extending or implementing it (an interface's
-    constants, ``Main``'s nested types): the test's tables of expected answers and the
-    helpers that build them, from which red teams' programs answered each call.
-
-    What a program may do with a test's types: use its objects (``ListNode n; n.next``,
-    ``new ListNode(1)``), name one of its enum's constants (``op == Op.ADD``) or nested
-    types (``Main.Point p``), refer to an instance method (``Interval::getStart``), cast to
-    a type of the test's that holds no static field, and extend or implement one that
-    holds none and is not the test's entry class. Left open: a static member read through
-    a variable of the test's type (``Cases c = null; c.T``), which only the types the
-    expression has would tell."""
-    ttoks = _java_tokens(java_source_text(test))
+    """Why the program may not run beside this test: it names a type of the test's that
+    holds data (``_java_holders``: a static table, an enum whose constants carry values,
+    the test's entry class), where no top-level type of its own has that name. Red teams'
+    programs read the test's tables of expected answers through such a name in every way
+    Java has: ``Cases.T``, ``((Cases) null).T``, ``implements Data`` (an interface's
+    constants), ``extends Main``, ``EnumSet.complementOf(EnumSet.of(Case.A))``, ``new
+    Case[0].getClass()``, ``Optional.<Cases>empty().orElse(null).T``. The name itself is
+    the line: a test's other types are the program's to use (``ListNode`` and its static
+    ``of``, an ``enum Op { ADD, SUB }`` and its ``values()``, an interface of methods or of
+    scalar constants such as ``EPS``), and so is a type the entry class nests that holds no
+    data (``Main.Point``). Left open: a test helper whose instance methods compute the
+    expected answers (``new Ref().expected(n)``)."""
+    ttoks = _java_tokens(java_source_text(test), literals=True)
     if not _pair(ttoks):
         return None
-    theirs = _java_type_names(ttoks)
+    holders, entry = _java_holders(ttoks)
     toks = _java_tokens(java_source_text(program))
     depth, top_level = 0, set()
     for i, t in enumerate(toks[:-1]):
@@ -1600,80 +1613,80 @@ def java_reads_the_test(program: str, test: str) -> str | None:
             depth += 1
         elif t.text in _CLOSE:
             depth -= 1
-        if depth == 0 and t.text in _DECLARES and toks[i + 1].kind == "id":
+        elif depth == 0 and t.text in _DECLARES and toks[i + 1].kind == "id":
             top_level.add(toks[i + 1].text)
-    named = theirs - top_level
-    # what each of the test's types declares: enum constants, static methods, static data
-    consts: set[tuple[str, str]] = set()
-    statics: set[str] = set()
-    holders: set[str] = set()
-    for i, t in enumerate(ttoks[:-2]):
-        if t.text not in _DECLARES or ttoks[i + 1].kind != "id":
+    barred = (holders | entry) - top_level
+    theirs = _java_type_names(ttoks)
+    for i, t in enumerate(toks):
+        if t.text not in barred:
             continue
-        name = ttoks[i + 1].text
-        brace = next((k for k in range(i + 2, len(ttoks)) if ttoks[k].text in ("{", ";")), None)
-        if brace is None or ttoks[brace].text != "{":
-            continue
-        k, end, first = brace + 1, ttoks[brace].match, True
-        if t.text == "enum":
-            holders.add(name)
-            while k < end and ttoks[k].text != ";":
-                if ttoks[k].kind == "id" and ttoks[k - 1].text in ("{", ","):
-                    consts.add((name, ttoks[k].text))
-                k = ttoks[k].match + 1 if ttoks[k].text in _OPEN else k + 1
-        start = k
-        while k < end:  # members at the body's own depth
-            x = ttoks[k].text
-            if x in ("{", "(", "["):
-                if x == "(" and ttoks[k - 1].kind == "id" and first:
-                    mods = {ttoks[m].text for m in range(start, k)}
-                    if "static" in mods:
-                        statics.add(ttoks[k - 1].text)
-                    first = False
-                k = ttoks[k].match + 1
-                if x == "{":
-                    start, first = k, True
-                continue
-            if x == "=" and first:
-                mods = {ttoks[m].text for m in range(start, k)}
-                if "static" in mods or t.text == "interface":
-                    holders.add(name)
-                first = False
-            if x == ";":
-                if first and "static" in {ttoks[m].text for m in range(start, k)}:
-                    holders.add(name)
-                start, first = k + 1, True
-            k += 1
-    entry = {ttoks[i - 1].text for i in range(1, len(ttoks) - 1)
-             if ttoks[i].text == "{" and ttoks[i - 1].kind == "id" and "main" in
-             {x.text for x in ttoks[i : ttoks[i].match]}}  # fmt: skip
-    for i, t in enumerate(toks[:-1]):
-        if t.text not in named or (i and toks[i - 1].text == "."):
-            continue
-        nxt = toks[i + 1].text
-        member = toks[i + 2].text if i + 2 < len(toks) else ""
-        after = toks[i + 3].text if i + 3 < len(toks) else ""
-        why = None
-        if nxt == "." and not (
-            (member in theirs and after != ".") or ((t.text, member) in consts and after != ".")
-        ):
-            why = "reads a member of the test's type"
-        elif nxt == "::" and member in statics:
-            why = "names a static method of the test's type"
-        elif i and toks[i - 1].text == "(" and nxt == ")" and t.text in holders:
-            why = "casts to a test type that holds static data"
-        elif (
-            i
-            and toks[i - 1].text in ("extends", "implements", ",")
-            and (t.text in holders or t.text in entry)
-        ):
-            why = "extends or implements a test type that holds static data"
-        if why is not None:
-            return (
-                f"the program {why} (`{t.text}`): what the test declares is not the "
-                "program's to read"
-            )
+        if i >= 2 and toks[i - 1].text == "." and toks[i - 2].text not in theirs:
+            continue  # a member of something else's named like the type; ``Fixture.Data`` is not
+        if t.text in entry and t.text not in holders and i + 3 < len(toks):
+            member, after = toks[i + 2].text, toks[i + 3].text
+            if toks[i + 1].text == "." and member in theirs - holders and after != ".":
+                continue  # ``Main.Point p``: a type the entry class nests, holding no data
+        return (
+            f"the program names the test's type `{t.text}`, which holds the test's data: what "
+            "the test declares is not the program's to read"
+        )
     return None
+
+
+def _java_holders(toks: list[_Tok]) -> tuple[set[str], set[str]]:
+    """The test's types that hold data (a static field, or an interface's constant, whose
+    initializer is more than a scalar: it holds a string, an array initializer, a call or
+    a ``new``; an enum whose constants take arguments or have bodies; a static method that
+    answers other than its own type: a reference solution), and its entry classes (those
+    declaring ``main``). ``toks``: with their literals' kinds."""
+    holders: set[str] = set()
+    entry: set[str] = set()
+    for i, t in enumerate(toks[:-2]):
+        if t.text not in _DECLARES or toks[i + 1].kind != "id":
+            continue
+        name = toks[i + 1].text
+        brace = next((k for k in range(i + 2, len(toks)) if toks[k].text in ("{", ";")), None)
+        if brace is None or toks[brace].text != "{":
+            continue
+        k, end = brace + 1, toks[brace].match
+        if t.text == "enum":
+            while k < end and toks[k].text != ";":
+                if toks[k].text in ("(", "{"):
+                    holders.add(name)
+                k = toks[k].match + 1 if toks[k].text in _OPEN else k + 1
+        start = k
+        while k < end:  # the members at the body's own depth
+            x = toks[k].text
+            if x == "(" and toks[k - 1].text == "main":
+                entry.add(name)
+            elif x == "(" and toks[k - 1].kind == "id" and k >= 2:
+                # a static method whose answer is not its own type's (``Ref.expected(n)``:
+                # the test's reference answer; ``ListNode.of(..)`` is a factory)
+                mods = {toks[m].text for m in range(start, k)}
+                kind = toks[k - 2].text
+                if "static" in mods and kind not in (name, "void") and toks[k - 2].kind == "id":
+                    holders.add(name)
+            if x == "=":
+                mods = {toks[m].text for m in range(start, k)}
+                stop = k + 1
+                while stop < end and toks[stop].text not in (";", ","):
+                    stop = toks[stop].match + 1 if toks[stop].text in _OPEN else stop + 1
+                value = toks[k + 1 : stop]
+                scalar = not any(v.kind in ("str", "text") or v.text in ("{", "(", "new")
+                                 for v in value)  # fmt: skip
+                if ("static" in mods or t.text == "interface") and not scalar:
+                    holders.add(name)
+                k = stop
+                continue
+            if x in ("{", "(", "["):
+                k = toks[k].match + 1
+                if x == "{":
+                    start = k
+                continue
+            if x == ";":
+                start = k + 1
+            k += 1
+    return holders, entry
 
 
 @functools.cache
