@@ -1644,6 +1644,16 @@ HEADER_MACROS = frozenset({
 """Macros a C/C++ assert program may define before an ``#include`` (``macro_untrusted``)."""
 
 
+_RESERVED_MACRO = re.compile(r"_[A-Z_]")
+"""A name reserved to the implementation (C11 7.1.3, C++ [lex.name]): a leading ``_`` and an
+uppercase letter, or ``__``. The unit undefines the program's own macros before the test
+(``_c_unit``), but cannot restore one of the implementation's the program undefined: a red
+team's ``#undef __USER_LABEL_PREFIX__`` after its last include turned the asm labels of
+glibc's ``__REDIRECT`` declarations in the test's own headers into names of the program's
+(``__USER_LABEL_PREFIX____isoc99_sscanf``), and the test's ``sscanf`` read what the
+program wanted (paid 1.0)."""
+
+
 def macro_untrusted(program: str) -> str | None:
     """Why an assert unit's pass cannot be trusted because a macro of the program's is in
     effect while a header is read, or None. A system header's lines are the library's
@@ -1656,7 +1666,8 @@ def macro_untrusted(program: str) -> str | None:
     ``#define`` or ``#undef`` before the program's last ``#include`` makes the pass
     untrusted, except of a feature-test macro (``HEADER_MACROS``); so does
     ``push_macro`` (``pop_macro`` after an include restores a header's macro). Honest
-    programs include first and define after. Read on the text GCC reads, splices joined
+    programs include first and define after. Anywhere, a ``#define`` or ``#undef`` of a
+    name reserved to the implementation (``_RESERVED_MACRO``) but a feature-test macro. Read on the text GCC reads, splices joined
     and comments blanked (``compiled_eq.blank_cpp_comments``)."""
     text = compiled_eq.blank_cpp_comments(_SPLICE.sub("", c_newlines(program)))
     if re.search(r"\b(push_macro|pop_macro)\b", text):
@@ -1664,8 +1675,14 @@ def macro_untrusted(program: str) -> str | None:
     early: str | None = None
     for m in _DIRECTIVE.finditer(text):
         if m.group(1) in ("define", "undef"):
-            if early is None and m.group(2) not in HEADER_MACROS:
-                early = m.group(2) or "?"
+            name = m.group(2) or "?"
+            if _RESERVED_MACRO.match(name) and name not in HEADER_MACROS:
+                return (
+                    f"the program defines or undefines the implementation's macro {name!r}: "
+                    "the test's headers, read after it, would be rewritten by it"
+                )
+            if early is None and name not in HEADER_MACROS:
+                early = name
         elif early is not None:
             return (
                 f"the program defines the macro {early!r} before an #{m.group(1)}: "
