@@ -1634,13 +1634,19 @@ def java_reads_the_test(program: str, test: str) -> str | None:
 
 
 def _java_holders(toks: list[_Tok]) -> tuple[set[str], set[str]]:
-    """The test's types that hold data (a static field, or an interface's constant, whose
-    initializer is more than a scalar: it holds a string, an array initializer, a call or
-    a ``new``; an enum whose constants take arguments or have bodies; a static method that
-    answers other than its own type: a reference solution), and its entry classes (those
-    declaring ``main``). ``toks``: with their literals' kinds."""
+    """The test's types that hold data, and its entry classes (those declaring ``main``).
+    ``toks``: with their literals' kinds. A type holds data where it has a field (static or
+    not, an interface's constant) whose initializer is more than a scalar (an array's or an
+    anonymous class's braces, more than four literals, a string longer than 16
+    characters), a static initializer block, an annotation member's default, enum constants
+    with two literals or more each, or a constant with a body; or where it extends or
+    implements a type that holds data (its members are inherited). A short constant
+    (``EPS``, ``SEP = ","``, ``ORIGIN = new Point(0, 0)``) and an enum such as ``Op('+')``
+    hold none; nor does a static method (a test's ``ListNode.of``, ``size``, ``show``: one
+    that computes the expected answers is left open)."""
     holders: set[str] = set()
     entry: set[str] = set()
+    parents: dict[str, set[str]] = {}
     for i, t in enumerate(toks[:-2]):
         if t.text not in _DECLARES or toks[i + 1].kind != "id":
             continue
@@ -1648,33 +1654,39 @@ def _java_holders(toks: list[_Tok]) -> tuple[set[str], set[str]]:
         brace = next((k for k in range(i + 2, len(toks)) if toks[k].text in ("{", ";")), None)
         if brace is None or toks[brace].text != "{":
             continue
+        parents[name] = {x.text for x in toks[i + 2 : brace] if x.kind == "id"}
         k, end = brace + 1, toks[brace].match
+        if i and toks[i - 1].text == "@" and any(x.text == "default" for x in toks[k:end]):
+            holders.add(name)
         if t.text == "enum":
+            constants, carried = 0, 0
             while k < end and toks[k].text != ";":
-                if toks[k].text in ("(", "{"):
+                if toks[k].kind == "id" and toks[k - 1].text in ("{", ","):
+                    constants += 1
+                if toks[k].text == "{":
                     holders.add(name)
+                if toks[k].text == "(":
+                    carried += sum(
+                        x.kind in ("num", "str", "chr", "text") for x in toks[k : toks[k].match]
+                    )
                 k = toks[k].match + 1 if toks[k].text in _OPEN else k + 1
+            if constants and carried >= 2 * constants:
+                holders.add(name)
         start = k
         while k < end:  # the members at the body's own depth
             x = toks[k].text
             if x == "(" and toks[k - 1].text == "main":
                 entry.add(name)
-            elif x == "(" and toks[k - 1].kind == "id" and k >= 2:
-                # a static method whose answer is not its own type's (``Ref.expected(n)``:
-                # the test's reference answer; ``ListNode.of(..)`` is a factory)
-                mods = {toks[m].text for m in range(start, k)}
-                kind = toks[k - 2].text
-                if "static" in mods and kind not in (name, "void") and toks[k - 2].kind == "id":
-                    holders.add(name)
+            if x == "{" and toks[k - 1].text == "static" and k - 1 == start:
+                holders.add(name)  # ``static { T = ..; }``
             if x == "=":
-                mods = {toks[m].text for m in range(start, k)}
                 stop = k + 1
                 while stop < end and toks[stop].text not in (";", ","):
                     stop = toks[stop].match + 1 if toks[stop].text in _OPEN else stop + 1
                 value = toks[k + 1 : stop]
-                scalar = not any(v.kind in ("str", "text") or v.text in ("{", "(", "new")
-                                 for v in value)  # fmt: skip
-                if ("static" in mods or t.text == "interface") and not scalar:
+                literals = [v for v in value if v.kind in ("num", "str", "chr", "text")]
+                if (any(v.text == "{" for v in value) or len(literals) > 4
+                        or any(v.kind in ("str", "text") and len(v.text) > 18 for v in literals)):  # fmt: skip
                     holders.add(name)
                 k = stop
                 continue
@@ -1686,6 +1698,13 @@ def _java_holders(toks: list[_Tok]) -> tuple[set[str], set[str]]:
             if x == ";":
                 start = k + 1
             k += 1
+    grew = True
+    while grew:  # a type that extends or implements a holder inherits its data
+        grew = False
+        for name, ups in parents.items():
+            if name not in holders and ups & holders:
+                holders.add(name)
+                grew = True
     return holders, entry
 
 
