@@ -1051,7 +1051,8 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
         )
     # to assembly, then assembled: an asm statement of any spelling leaves ``#APP`` in the
     # compiler's own output, a second line behind the text check's words (red teams hid an
-    # asm label and the assembly it named from that check's literal reader three times)
+    # asm label and the assembly it named from that check's literal reader three times);
+    # it fails the build in the text check's turn, after the object's
     compile_unit = [cc, *flags, "-x", f"{source}-cpp-output" if cpp else "cpp-output",
                     kept, "-S", "-o", "main.s"]  # fmt: skip
     assemble = [cc, "-c", "-o", "main.o", "main.s"]
@@ -1066,7 +1067,8 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
     # the checks run beside the compile (the text's) and the link (the object's): no code
     # of the program's runs in a build, and each reads only what it checks. The build
     # fails when any fails, with one message, in the order they ran before: the
-    # compiler's, then the object's, then the text's, then the linker's (a sample's
+    # compiler's, then the object's, then the text's (and the assembly's), then the
+    # linker's (a sample's
     # latency was their sum, with a second core idle)
     script = (
         "set -e\n"
@@ -1079,12 +1081,9 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
         ") 2> cr_text &\n"
         "text=$!\n"
         f"built=0; {shlex.join(compile_unit)} < /dev/null || built=$?\n"
+        f'[ "$built" -ne 0 ] || {shlex.join(assemble)} < /dev/null || built=$?\n'
         'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
-        "if grep -q '^#APP' main.s; then\n  wait $text || :\n"
-        '  echo "codereward: the program writes assembly (an asm statement reached the '
-        "compiler's output): the test's calls could reach its code\" >&2\n  exit 1\nfi\n"
-        f"{shlex.join(assemble)} < /dev/null || built=$?\n"
-        'if [ "$built" -ne 0 ]; then wait $text || :; exit "$built"; fi\n'
+        "app=0; ! grep -q '^#APP' main.s || app=1\n"
         f"(\n{c_object_check(cc, unit.entry_points, weak_ok=cpp and _no_weak(unit.program), bare=not cpp)}) &\n"
         "object=$!\n"
         f'head -c "$2" > {harness}\n'
@@ -1096,6 +1095,9 @@ def _c_assert_build(unit: Unit, header: str | None = None) -> dict[str, Any]:
         "checked=0; wait $object || checked=$?\n"
         'if ! wait $text; then [ "$checked" -ne 0 ] || cat cr_text >&2; exit 1; fi\n'
         '[ "$checked" -eq 0 ] || exit "$checked"\n'
+        'if [ "$app" -ne 0 ]; then\n'
+        '  echo "codereward: the program writes assembly (an asm statement reached the '
+        "compiler's output): the test's calls could reach its code\" >&2\n  exit 1\nfi\n"
         'if [ "$linked" -ne 0 ]; then cat cr_link >&2; exit "$linked"; fi\n'
     )
     lengths = (len(unit_bytes), len(harness_bytes))

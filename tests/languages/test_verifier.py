@@ -716,10 +716,16 @@ def test_a_c_assert_build_compiles_the_unit_before_the_harness_is_written() -> N
     assert len(data) == n + m and data[n:].decode() == unit.files[harness]
     assert data[:n].decode() == unit.files["main.c"].replace("\ud800", "?")
     script = spec["compile"][2]
-    compile_line = next(line for line in script.splitlines() if " -c -o main.o" in line)
+    compile_line = next(line for line in script.splitlines() if " -S -o main.s" in line)
     # the compiler's stdin is /dev/null, not the pipe that still holds the harness
     # and what it compiles is the very text the checks read: the unit preprocessed once
-    assert compile_line.endswith("-x cpp-output main.i -c -o main.o < /dev/null || built=$?")
+    assert compile_line.endswith("-x cpp-output main.i -S -o main.s < /dev/null || built=$?")
+    # then assembled, its assembly read for asm statements (``#APP``) before the link
+    assert (
+        script.index(compile_line)
+        < script.index("gcc -c -o main.o main.s")
+        < script.index("'^#APP' main.s")
+    )
     assert "-fkeep-static-functions -fkeep-inline-functions -fno-toplevel-reorder" in compile_line
     assert (
         script.index('head -c "$1" > cr_unit.c')
@@ -747,8 +753,8 @@ def test_a_cpp_assert_build_compiles_the_text_its_checks_read() -> None:
     script = spec["compile"][2]
     assert spec["files"] == {} and "cr_prog" not in script
     assert script.count(" -E ") == 2  # with the precompiled header, and again without it
-    compile_line = next(line for line in script.splitlines() if " -c -o main.o" in line)
-    assert compile_line.endswith("-x c++-cpp-output main.ii -c -o main.o < /dev/null || built=$?")
+    compile_line = next(line for line in script.splitlines() if " -S -o main.s" in line)
+    assert compile_line.endswith("-x c++-cpp-output main.ii -S -o main.s < /dev/null || built=$?")
     assert (
         script.index("-fpch-preprocess -E -x c++ cr_unit.cc -o main.ii < /dev/null")
         < script.index("pch_preprocess")
