@@ -1591,8 +1591,9 @@ def java_refused(program: str) -> str | None:
 
 def java_reads_the_test(program: str, test: str) -> str | None:
     """Why the program may not run beside this test: it names a type of the test's that
-    holds data (``_java_holders``: a static table, an enum whose constants carry values,
-    the test's entry class), where no top-level type of its own has that name. Red teams'
+    holds data (``_java_holders``: a table, an enum whose constants carry values, a type
+    inheriting either) or its entry class, where no top-level type of its own has that
+    name. Red teams'
     programs read the test's tables of expected answers through such a name in every way
     Java has: ``Cases.T``, ``((Cases) null).T``, ``implements Data`` (an interface's
     constants), ``extends Main``, ``EnumSet.complementOf(EnumSet.of(Case.A))``, ``new
@@ -1600,8 +1601,9 @@ def java_reads_the_test(program: str, test: str) -> str | None:
     the line: a test's other types are the program's to use (``ListNode`` and its static
     ``of``, an ``enum Op { ADD, SUB }`` and its ``values()``, an interface of methods or of
     scalar constants such as ``EPS``), and so is a type the entry class nests that holds no
-    data (``Main.Point``). Left open: a test helper whose instance methods compute the
-    expected answers (``new Ref().expected(n)``)."""
+    data (``Main.Point``). Left open: a test helper whose methods compute or return the
+    expected answers (``Ref.expected(n)``, ``new Ref().expected(n)``), scalar constants
+    that are the answers, and a static read through a variable of a test type."""
     ttoks = _java_tokens(java_source_text(test), literals=True)
     if not _pair(ttoks):
         return None
