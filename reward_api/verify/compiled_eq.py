@@ -1153,6 +1153,18 @@ def java_open_private_types(program: str) -> str:
     return out
 
 
+def _java_body(toks: list[_Tok], start: int, end: int) -> int | None:
+    """The ``{`` that opens the body of a type declared before ``start`` (its name, type
+    parameters, ``extends`` and ``implements`` hold none), or None where a ``;`` or
+    ``end`` comes first."""
+    for k in range(start, end):
+        if toks[k].text == "{":
+            return k
+        if toks[k].text == ";":
+            return None
+    return None
+
+
 def java_private_members(code: str) -> str:
     """``code`` (the test) with every static field that a class of its declares made
     ``private``. The program shares the test's package and class loader, so
@@ -1184,8 +1196,8 @@ def java_private_members(code: str) -> str:
         elif t.text in _CLOSE:
             depth -= 1
         elif depth == 0 and t.text in _DECLARES and i + 1 < len(toks) and toks[i + 1].kind == "id":
-            body = next((j for j in range(i + 2, len(toks)) if toks[j].text in ("{", ";")), None)
-            if body is None or toks[body].text != "{":
+            body = _java_body(toks, i + 2, len(toks))
+            if body is None:
                 break
             tops.append((i, toks[body].match + 1))
             i = toks[body].match + 1
@@ -1251,8 +1263,8 @@ def java_private_members(code: str) -> str:
             if t.text in _DECLARES or (
                 t.text == "@" and j + 1 < end and toks[j + 1].text == "interface"
             ):
-                brace = next((n for n in range(j + 1, end) if toks[n].text in ("{", ";")), None)
-                if brace is None or toks[brace].text != "{":
+                brace = _java_body(toks, j + 1, end)
+                if brace is None:
                     return
                 members(brace, t.text if t.text != "@" else "interface", top)
                 j = toks[brace].match + 1
@@ -1321,8 +1333,8 @@ def java_private_members(code: str) -> str:
         while n < end:
             if (toks[n].text in _DECLARES and n + 1 < end and toks[n + 1].kind == "id"
                     and toks[n - 1].text != "."):  # fmt: skip
-                brace = next((b for b in range(n + 2, end) if toks[b].text in ("{", ";")), None)
-                if brace is None or toks[brace].text != "{":
+                brace = _java_body(toks, n + 2, end)
+                if brace is None:
                     return
                 members(brace, toks[n].text, current[0])
                 n = toks[brace].match + 1
@@ -1653,8 +1665,8 @@ def _java_holders(toks: list[_Tok]) -> tuple[set[str], set[str]]:
         if t.text not in _DECLARES or toks[i + 1].kind != "id":
             continue
         name = toks[i + 1].text
-        brace = next((k for k in range(i + 2, len(toks)) if toks[k].text in ("{", ";")), None)
-        if brace is None or toks[brace].text != "{":
+        brace = _java_body(toks, i + 2, len(toks))
+        if brace is None:
             continue
         parents[name] = {x.text for x in toks[i + 2 : brace] if x.kind == "id"}
         k, end = brace + 1, toks[brace].match
