@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,6 +51,16 @@ def control(name: str, problem: dict[str, Any], code: str) -> Case:
 def asserts(*codes: str, **fields: Any) -> dict[str, Any]:
     """A problem whose tests are ``assert`` tests; ``fields`` adds setup_code, limits, ..."""
     return {"tests": [{"type": "assert", "code": c} for c in codes], **fields}
+
+
+def from_table(
+    make: Callable[[str, dict[str, Any], str], Case],
+    table: dict[str, tuple[str, str, str, dict[str, Any]]],
+) -> list[Case]:
+    """``make`` (``exploit`` or ``control``) of each ``name: (language, test, program,
+    fields)``: one ``assert`` test in that language, ``fields`` added to the problem."""
+    return [make(name, {"language": lang, **asserts(test), **fields}, code)
+            for name, (lang, test, code, fields) in table.items()]  # fmt: skip
 
 
 def entry_point_twins(cases: list[Case], entry_points: list[str]) -> list[Case]:

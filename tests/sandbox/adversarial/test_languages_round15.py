@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
+from tests.sandbox.adversarial.cases import Batch, control, exploit, from_table, need_roots
 
 _NATIVE_EXPLOITS = {
     "c-pragma-rawstr-fail-wrong": (
@@ -953,26 +953,17 @@ _HONEST = (
 )
 
 
-def _problem(language: str, test: str, extra: dict) -> dict:
-    return {"language": language, **asserts(test), **extra}
-
-
 BATCH = Batch(
     "round15",
     [
-        *[exploit(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _NATIVE_EXPLOITS.items()],
-        *[control(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _NATIVE_CONTROLS.items()],
-        *[exploit(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _JAVA_LIARS.items()],
+        *from_table(exploit, _NATIVE_EXPLOITS),
+        *from_table(control, _NATIVE_CONTROLS),
+        *from_table(exploit, _JAVA_LIARS),
         # each liar's test, answered honestly: the wrap compiles and keeps the answer
-        *[control(f"{name}-honest", _problem(lang, test, extra), code.replace(_LIE, _HONEST))
-          for name, (lang, test, code, extra) in _JAVA_LIARS.items() if _LIE in code],
-        *[exploit(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _JAVA_TABLES.items()],
-        *[control(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _JAVA_CONTROLS.items()],
+        *from_table(control, {f"{name}-honest": (lang, test, code.replace(_LIE, _HONEST), extra)
+                              for name, (lang, test, code, extra) in _JAVA_LIARS.items() if _LIE in code}),
+        *from_table(exploit, _JAVA_TABLES),
+        *from_table(control, _JAVA_CONTROLS),
     ],
     timeout_s=600.0,
 )  # fmt: skip

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
+from tests.sandbox.adversarial.cases import Batch, control, exploit, from_table, need_roots
 
 _NATIVE_EXPLOITS = {
     "c-ulp-sscanf-wrong": (
@@ -268,21 +268,13 @@ public class Main { public static void main(String[] a) {
 }  # fmt: skip
 
 
-def _problem(language: str, test: str, extra: dict) -> dict:
-    return {"language": language, **asserts(test), **extra}
-
-
 BATCH = Batch(
     "round18",
     [
-        *[exploit(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _NATIVE_EXPLOITS.items()],
-        *[control(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _NATIVE_CONTROLS.items()],
-        *[exploit(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _JAVA_EXPLOITS.items()],
-        *[control(name, _problem(lang, test, extra), code)
-          for name, (lang, test, code, extra) in _JAVA_CONTROLS.items()],
+        *from_table(exploit, _NATIVE_EXPLOITS),
+        *from_table(control, _NATIVE_CONTROLS),
+        *from_table(exploit, _JAVA_EXPLOITS),
+        *from_table(control, _JAVA_CONTROLS),
     ],
     timeout_s=600.0,
 )  # fmt: skip
