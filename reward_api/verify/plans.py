@@ -79,9 +79,10 @@ def _parse(source: str) -> ast.Module:
         return ast.parse(source)
 
 
-def names_of(tree: ast.AST) -> tuple[set[str], set[str]]:
+def names_of(tree: ast.AST, parameters: bool = True) -> tuple[set[str], set[str]]:
     """(names loaded, names bound) anywhere in the code: assignments, defs, classes,
-    imports, parameters, ``except ... as`` and ``match`` captures bind."""
+    imports, parameters (unless ``parameters`` is False), ``except ... as`` and ``match``
+    captures bind."""
     loaded: set[str] = set()
     bound: set[str] = set()
     for node in ast.walk(tree):
@@ -92,7 +93,7 @@ def names_of(tree: ast.AST) -> tuple[set[str], set[str]]:
         elif isinstance(node, ast.Import | ast.ImportFrom):
             for alias in node.names:
                 bound.add((alias.asname or alias.name).split(".")[0])
-        elif isinstance(node, ast.arg):
+        elif isinstance(node, ast.arg) and parameters:
             bound.add(node.arg)
         elif isinstance(node, ast.ExceptHandler | ast.MatchAs | ast.MatchStar) and node.name:
             bound.add(node.name)
@@ -125,7 +126,35 @@ def _code_names(source: str) -> tuple[frozenset[str], frozenset[str]] | None:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     loaded, bound = names_of(tree)
+    # a name the module's own statements use and only a function's parameter binds is the
+    # program's at the module's level: HumanEval-X's Python ``def check(find_zero): ...``
+    # then ``check(find_zero)``
+    only_parameters = bound - names_of(tree, parameters=False)[1]
+    bound -= only_parameters & _module_loads(tree)
     return frozenset(loaded), frozenset(bound)
+
+
+def _module_loads(tree: ast.AST) -> set[str]:
+    """The names a module's own statements load, outside every function and class body
+    (and lambda: its parameters are its own)."""
+    out: set[str] = set()
+    todo: list[ast.AST] = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            out.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            # what the module evaluates of a def: its decorators and defaults
+            todo += [
+                *node.decorator_list,
+                *node.args.defaults,
+                *filter(None, node.args.kw_defaults),
+            ]
+        elif isinstance(node, ast.ClassDef):
+            todo += [*node.decorator_list, *node.bases]
+        elif not isinstance(node, ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))
+    return out
 
 
 @functools.lru_cache(maxsize=4096)

@@ -55,6 +55,19 @@ def test_setup_names_stay_the_tests() -> None:
     assert entry_points(problem, problem.tests[0].code) == ("f",)
 
 
+def test_a_name_only_a_parameter_binds_is_free_where_the_module_uses_it() -> None:
+    """HumanEval-X's Python tests: ``def check(find_zero): ...`` then ``check(find_zero)``,
+    whose module-level ``find_zero`` is the program's (it was refused with a NameError)."""
+    code = "def check(inc):\n    assert inc(1) == 2\n\n\ncheck(inc)\n"
+    assert entry_points(_problem(code), code) == ("inc",)
+    # a parameter of a function or a lambda the module never names at its level stays bound
+    code = "def check(candidate):\n    assert candidate(1) == 2\nk = lambda inc: inc\ncheck(f)\n"
+    assert entry_points(_problem(code), code) == ("f",)
+    # what the module evaluates of a def (decorators, defaults) is at its level
+    code = "@wrap\ndef t(a=dflt, *, b=kw):\n    return a(b)\nassert t() == 1\n"
+    assert entry_points(_problem(code), code) == ("dflt", "kw", "wrap")
+
+
 def test_the_references_top_level_names_include_shadowed_builtins() -> None:
     problem = _problem("assert sum(1, 2) == 3", reference="def sum(a, b):\n    return a + b\n")
     assert entry_points(problem, problem.tests[0].code) == ("sum",)

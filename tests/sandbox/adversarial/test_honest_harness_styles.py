@@ -7,7 +7,8 @@ HumanEval's ``METADATA`` + ``def check(candidate): ...`` + ``check(fn)`` (with t
 ``ListNode``/``TreeNode`` and their builders from ``setup_code``, including a program
 that defines its own identical ``ListNode`` and LeetCode 160, whose answer is a node
 *identity* (``getIntersectionNode(a, b) is shared``); a program that prints a demo at
-top level or under ``if __name__ == "__main__"``. Each control is accepted with reward 1:
+top level or under ``if __name__ == "__main__"``; HumanEval-X's Python ``def
+check(inc)`` whose parameter bears the entry point's name. Each control is accepted with reward 1:
 the setup code is the problem's, present for the program and for the judge alike.
 
 The exploit twins are wrong programs under the same harnesses, and one that redefines
@@ -193,6 +194,11 @@ HONEST_INTERSECTION = (
 )
 DEMO = asserts("assert triple(2) == 6\nassert triple(-1) == -3", entry_points=["triple"])
 
+HX_CHECK = asserts(
+    "\n\nMETADATA = {}\n\n\ndef check(inc):\n    for i in range(5):\n        assert inc(i) == i + 1\n\n"
+    "check(inc)\n"
+)
+
 CASES = [
     control("humaneval/nested_loops", HUMANEVAL, HONEST_HUMANEVAL),
     control(
@@ -272,6 +278,13 @@ CASES = [
         "def triple(x):\n    return 3 * x\n\n\nif __name__ == '__main__':\n    print(triple(5))\n",
     ),
     exploit("demo/double", DEMO, "def triple(x):\n    return x + x\n\n\nprint(triple(4))\n"),
+    # HumanEval-X's Python tests name check's parameter after the entry point
+    control(
+        "humaneval_x/check_parameter_named_as_entry", HX_CHECK, "def inc(x):\n    return x + 1\n"
+    ),
+    exploit(
+        "humaneval_x/check_parameter_named_as_entry/wrong", HX_CHECK, "def inc(x):\n    return x\n"
+    ),
 ]
 
 BATCH = Batch("harness_styles", CASES + default_entry_point_twins(CASES))
