@@ -353,7 +353,7 @@ def agreement(
     job = {
         "recipe": plain_recipe or (PLAIN_TEST_RECIPE["go"] if go_test else PLAIN_RECIPE[language]),
         "timeout_s": PLAIN_TIMEOUT_S,
-        "programs": [{"source": s.code + "\n" + p.tests[0].code, "inputs": [""]} for p, s in pairs],
+        "programs": [{"source": plain_source(p, s), "inputs": [""]} for p, s in pairs],
     }
     t0 = time.perf_counter()
     plain = tc.run_chrooted(str(languages.default_root(language)), tc.with_server_source(job))
@@ -371,6 +371,13 @@ def agreement(
         compile_s=compile_s,
         plain_compile_s=[c["time_s"] for r in plain["programs"] for c in r["compiles"]],
     )
+
+
+def plain_source(problem: Any, sample: Any) -> str:
+    """One file of a sample's program and its problem's first test, as a user's harness
+    builds it: the program, then the test's code, its problem's ``setup_code`` first (in
+    every language but Python, the start of the test's code: ``languages.units_for``)."""
+    return f"{sample.code}\n{problem.setup_code or ''}{problem.tests[0].code}"
 
 
 def plain_passed(language: str, program: dict[str, Any]) -> bool:
@@ -429,7 +436,7 @@ def _plain(language: str, recipe: str, pairs: list[tuple[Any, Any]]) -> tuple[fl
     job = {
         "recipe": recipe,
         "timeout_s": PLAIN_TIMEOUT_S,
-        "programs": [{"source": s.code + "\n" + p.tests[0].code, "inputs": [""]} for p, s in pairs],
+        "programs": [{"source": plain_source(p, s), "inputs": [""]} for p, s in pairs],
     }
     with beside_cells():
         t0 = time.perf_counter()

@@ -8,8 +8,11 @@ inputs and results). The reference is ``prompt + canonical_solution``.
 HumanEval tests come from ``split_check``. HumanEval+ with input lists gets one call test
 per base and plus input, expected outputs computed by running the canonical solution
 (``oracle``); its ``check`` asserts are kept as well when they split cleanly.
-Known gaps: EvalPlus grades a few tasks specially (``find_zero`` checks ``poly(x) ~ 0``);
-here they are graded against the canonical solution's own answer.
+A helper the prompt defines and a test calls (``poly`` of /32, the encoders of /38 and /50)
+is the test's own copy, in ``setup_code`` (``prompt_helpers.trusted_helpers``), never the
+program's. Known gaps: EvalPlus grades a few tasks specially (``find_zero`` checks
+``poly(x) ~ 0``); here their call tests are graded against the canonical solution's own
+answer.
 """
 
 from __future__ import annotations
@@ -19,11 +22,16 @@ from typing import Any
 from reward_api.data.converters.checkfn import split_check
 from reward_api.data.converters.conversion import Conversion
 from reward_api.data.converters.oracle import call_tests, run_many
-from reward_api.schemas import Problem
+from reward_api.data.converters.prompt_helpers import trusted_helpers
+from reward_api.schemas import AssertTest, Problem
 
 
 def _problem(rec: dict[str, Any], tests: list[Any], setup: str, source: str) -> Problem:
     reference = rec["prompt"] + rec["canonical_solution"]
+    # the prompt's helpers a test calls (HumanEval/32's poly) are the test's own copies
+    codes = "\n".join(t.code for t in tests if isinstance(t, AssertTest))
+    helpers, _ = trusted_helpers("python", rec["prompt"], codes, [rec["entry_point"]])
+    setup = "\n".join(s for s in (setup, helpers) if s.strip())
     return Problem(
         id=str(rec["task_id"]),
         prompt=rec["prompt"],

@@ -10,6 +10,11 @@ class Main`` in Java, ``console.assert`` calls in JavaScript, ``func TestX(t *te
 with testify's ``assert`` in Go, ``#[cfg(test)] mod tests`` in Rust. One assert test per
 problem, the record's ``test``; the reference is ``prompt + canonical_solution`` and a
 sample is ``prompt + completion`` (``humaneval_x_sample``; Go: see below).
+A helper the prompt defines and the test calls (``poly`` of /32, the encoders of /38 and
+/50) is given to the test as its own copy, in ``setup_code``
+(``prompt_helpers.trusted_helpers``): a program that redefines it changes only its own.
+Where a port lost a check of the Python test (``ERRATA``: Java/32 and JavaScript/32), the
+test has it back.
 
 Per language: Go's prompt has no package clause and does not import what the test uses,
 so the problem's prompt starts with the record's ``test_setup`` when it has one, else
@@ -32,6 +37,7 @@ import re
 from typing import Any
 
 from reward_api.data.converters.conversion import Conversion
+from reward_api.data.converters.prompt_helpers import trusted_helpers
 from reward_api.schemas import AssertTest, Problem, Sample
 
 LANGUAGES = {"CPP": "cpp", "C++": "cpp", "Java": "java", "JavaScript": "javascript",
@@ -50,6 +56,29 @@ _CPP_FUNCTION = re.compile(r"(\w+)\s*\([^;{}()]*\)\s*\{")
 the test calls (CPP/23's is ``strlen``: the library's name, the test's own function)."""
 _RUST_FN = re.compile(r"^[ \t]*(pub[ \t]+)?fn[ \t]+\w+", re.M)
 _RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
+
+
+ERRATA: dict[str, tuple[tuple[str, str], ...]] = {
+    # HumanEval/32 hands find_zero a deep copy of the coefficients and checks poly's value
+    # at its answer with ``< 1e-4``. The Java and JavaScript ports pass the test's own
+    # list (a program that emptied it made any answer a root of the empty polynomial), and
+    # Java's throws on ``> 1e-4``, which a NaN answer never is.
+    "Java/32": (
+        ("s.findZero(coeffs)", "s.findZero(new ArrayList<>(coeffs))"),
+        ("if (Math.abs(s.poly(coeffs, solution)) > 1e-4) {",
+         "if (!(Math.abs(s.poly(coeffs, solution)) < 1e-4)) {"),
+    ),
+    "JavaScript/32": (("let solution = findZero(coeffs);", "let solution = findZero([...coeffs]);"),),
+}  # fmt: skip
+"""Checks of HumanEval's Python tests that a port lost, restored in its test: ``(text,
+replacement)`` pairs, each applied where the record's test holds the text."""
+
+
+def errata(task_id: str, test: str) -> str:
+    """The test of a record with its ``ERRATA`` restored."""
+    for old, new in ERRATA.get(task_id, ()):
+        test = test.replace(old, new)
+    return test
 
 
 def problem_id(task_id: str) -> str:
@@ -94,11 +123,16 @@ def humaneval_x_problem(rec: dict[str, Any]) -> Problem:
         own = str(rec.get("import") or "")
         go_prompt = str(rec["prompt"]).replace(own, "") if own else str(rec["prompt"])
         metadata["go_prompt"] = _GO_IMPORT.sub("", go_prompt)  # a block the field misses
+    # the prompt's helpers the test calls (HumanEval/32's poly) are the test's own copies
+    setup, test = trusted_helpers(
+        language, prompt, errata(str(rec["task_id"]), str(rec["test"])), entry
+    )
     problem = Problem(
         id=problem_id(rec["task_id"]),
         language=language,
         prompt=prompt,
-        tests=[AssertTest(code=rec["test"])],
+        tests=[AssertTest(code=test)],
+        setup_code=setup or None,
         entry_points=entry or None,
         source="humaneval-x",
         metadata=metadata,
