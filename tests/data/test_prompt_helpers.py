@@ -13,7 +13,7 @@ import pytest
 from reward_api.data.converters.conversion import Conversion
 from reward_api.data.converters.humaneval import convert_humaneval
 from reward_api.data.converters.humaneval_x import humaneval_x_problem
-from reward_api.data.converters.prompt_helpers import JAVA_CLASS, trusted_helpers
+from reward_api.data.converters.prompt_helpers import CPP_NAMESPACE, JAVA_CLASS, trusted_helpers
 from reward_api.schemas import AssertTest
 
 CPP_PROMPT = """#include<stdio.h>
@@ -37,12 +37,21 @@ int main(){
 """
 
 
-def test_cpp_helper_is_copied_renamed_and_the_test_calls_the_copy():
+def test_cpp_helper_is_copied_into_its_namespace_and_the_test_calls_the_copy():
     setup, test = trusted_helpers("cpp", CPP_PROMPT, CPP_TEST, ["untwist"])
-    assert setup.startswith("string problem_twist(string s){")
-    assert setup.rstrip().endswith("return out.substr(0, out.size() - 1);\n}")
-    assert "untwist(problem_twist(s)) == s" in test
+    assert setup.startswith(f"namespace {CPP_NAMESPACE} {{\n")
+    assert "void operator+(cr_none, cr_none);" in setup  # lookup of + stops there
+    assert "\nstring twist(string s){" in setup
+    assert setup.rstrip().endswith("return out.substr(0, out.size() - 1);\n}\n}")
+    assert f"untwist({CPP_NAMESPACE}::twist(s)) == s" in test
     assert 'string s = "twist";' in test  # a literal keeps its word
+
+
+def test_c_helper_is_copied_renamed():
+    prompt = "int twice(int x){\n    return 2 * x;\n}\nint half(int y){\n"
+    setup, test = trusted_helpers("c", prompt, "int main(){ assert(half(twice(3)) == 3); }\n")
+    assert setup == "int problem_twice(int x){\n    return 2 * x;\n}\n"
+    assert test == "int main(){ assert(half(problem_twice(3)) == 3); }\n"
 
 
 def test_the_function_to_write_and_unused_helpers_are_not_copied():
@@ -94,8 +103,8 @@ def test_humaneval_x_problem_carries_the_copies_in_setup_code():
     rec = {"task_id": "CPP/9100", "prompt": CPP_PROMPT, "test": CPP_TEST,
            "canonical_solution": "    return twist(s);\n}\n"}  # fmt: skip
     p = humaneval_x_problem(rec)
-    assert p.setup_code is not None and "problem_twist" in p.setup_code
-    assert isinstance(p.tests[0], AssertTest) and "problem_twist(s)" in p.tests[0].code
+    assert p.setup_code is not None and "string twist(string s){" in p.setup_code
+    assert isinstance(p.tests[0], AssertTest) and f"{CPP_NAMESPACE}::twist(s)" in p.tests[0].code
     assert p.reference is not None and "string twist(string s){" in p.reference  # the program's own
 
 

@@ -13,12 +13,16 @@ never the program's"), and the test calls the copy:
 - Python: the copy under the helper's own name. The test's names that ``setup_code``
   binds are the test's own, never taken from the program (``plans.entry_points``), and
   the test runs in a process of its own; the prompt's imports come with it.
-- C, C++, Go, JavaScript: the copy renamed ``problem_<name>`` (every occurrence of the
-  name in it, for a recursive helper), and the test's own uses of the name renamed the
-  same way. ``setup_code`` is the start of such a test's code (``languages.units_for``),
-  so the copy is a function of the test's beside the program's; a program that declares
-  ``problem_<name>`` itself fails to build (C, C++, Go: a redefinition) or never reaches
-  the test's (JavaScript: the test is a function of its own, its ``const`` a local).
+- C, Go, JavaScript: the copy renamed ``problem_<name>`` (every occurrence of the name in
+  it, for a recursive helper), and the test's own uses of the name renamed the same way.
+  ``setup_code`` is the start of such a test's code (``languages.units_for``), so the copy
+  is a function of the test's beside the program's; a program that declares
+  ``problem_<name>`` itself fails to build (C, Go: a redefinition) or never reaches the
+  test's (JavaScript: the test is a function of its own, its ``const`` a local).
+- C++: the copies under their own names in the namespace ``__cr_problem``, which a
+  program may not open (reserved), and which declares every overloadable operator first
+  (``_CPP_OPEN``): the program's free operators on standard types are not the copies'.
+  The test calls ``__cr_problem::<name>``.
 - Java: the helper is an instance method of the prompt's ``class Solution``; the copy is a
   ``static`` method of a class of the test's, ``ProblemHelpers``, and each call of the
   test's ``<receiver>.<name>(`` becomes ``ProblemHelpers.<name>(``.
@@ -35,9 +39,26 @@ import ast
 import re
 
 PREFIX = "problem_"
-"""What a helper's copy is called in C, C++, Go and JavaScript: ``problem_<name>``."""
+"""What a helper's copy is called in C, Go and JavaScript: ``problem_<name>``."""
 JAVA_CLASS = "ProblemHelpers"
 """The test's class that holds a Java helper's copy."""
+
+CPP_NAMESPACE = "__cr_problem"
+"""The namespace of a C++ helper's copies: reserved to the implementation, so a program
+that opens it is refused (``languages._c_assert_build``)."""
+_CPP_OPERATORS = ("+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "+=", "-=",
+                  "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", ">>=", "<<=", "==", "!=",
+                  "<=", ">=", "&&", "||", "++", "--", ",", "->*")  # fmt: skip
+_CPP_UNARY = ("~", "!", "++", "--")
+_CPP_OPEN = f"namespace {CPP_NAMESPACE} {{\nstruct cr_none {{}};\n" + "".join(
+    f"void operator{op}(cr_none{'' if op in _CPP_UNARY else ', cr_none'});\n"
+    for op in _CPP_OPERATORS
+)
+"""The copies' namespace opens by declaring every overloadable operator a free function
+may be: an operator in a copy (``x.substr(1) + x[0]``) is looked up there and no further
+out, so a program's global ``std::string operator+(const std::string &, char)``, which
+beats the standard's template, is never a candidate (the standard's own come by the
+arguments' namespace). A red team's made HumanEval/38's and /50's encoders the identity."""
 
 _LINE_COMMENT = {"c", "cpp", "java", "javascript", "typescript", "go"}
 
@@ -172,6 +193,12 @@ def trusted_helpers(
             )
         body = "\n\n".join(copies)
         return f"class {JAVA_CLASS} {{\n{body}\n}}\n", test
+    if language == "cpp":
+        for name in names:
+            start, end = defined[name]
+            copies.append(prompt[start:end].strip("\n") + "\n")
+            test = _rename(test, language, name, f"{CPP_NAMESPACE}::{name}")
+        return _CPP_OPEN + "\n".join(copies) + "}\n", test
     for name in names:
         start, end = defined[name]
         copy = prompt[start:end]

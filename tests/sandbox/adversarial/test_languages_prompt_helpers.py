@@ -11,7 +11,8 @@ The records here are written in HumanEval-X's shapes (not its text): a prompt wi
 helper whole and the function to write open, a test with a loop that calls both. Each
 language has an honest program (the prompt as given, a right answer), the exploit (the
 helper made trivial, the answer trivial), and where it can build, a program that defines
-the copy's own name too.
+the copy's own name too, and in C++ one whose free operators on standard types would be
+the copy's (round 20: the copies now stand in a namespace that hides them).
 
 HumanEval/32's Java and JavaScript ports also lost two checks of the Python test, which
 ``humaneval_x.ERRATA`` gives back (a red team's round 19): a ``findZero`` that emptied the
@@ -155,6 +156,21 @@ _OWN_NAME = {
     "java": "class ProblemHelpers { static double area(List<Double> s) { return s.get(0); } }\n",
 }
 
+# round 20: the program's free operators on standard types, which beat the standard's
+# templates, made the copy of ``twist`` (``s.substr(1) + s[0]``) the identity
+_CPP_HEAD = "#include<stdio.h>\n#include<string>\nusing namespace std;\n"
+_CPP_TWIST = (
+    "string twist(string s){\n    if (s.empty()) return s;\n    return s.substr(1) + s[0];\n}\n"
+)
+_CPP_OPERATORS = {
+    "cpp-operator-plus-char": _CPP_HEAD
+    + "string operator+(string &&a, char c){ return string(1, c).append(a); }\n"
+    + _CPP_TWIST + "string untwist(string s){ return s; }\n",
+    "cpp-operator-plus-from-a-namespace": _CPP_HEAD
+    + "namespace evil { string operator+(string &&a, char c){ return string(1, c).append(a); } }\n"
+    + "using evil::operator+;\n" + _CPP_TWIST + "string untwist(string s){ return s; }\n",
+}  # fmt: skip
+
 # HumanEval/32's shape in the ports that lost two of its checks (humaneval_x.ERRATA): the
 # test hands the program its own coefficients, and Java's fails only on ``> 1e-4``
 _JAVA_32 = """import java.util.*;
@@ -244,6 +260,8 @@ def _hx_cases() -> list[Case]:
             cases.append(
                 exploit(f"{lang}-trivial-helper-own-copy", fields, cheat + _OWN_NAME[lang])
             )
+        if lang == "cpp":
+            cases += [exploit(name, fields, code) for name, code in _CPP_OPERATORS.items()]
     for name, (task, prompt, completion, test, honest) in _ERRATA.items():
         rec = {"task_id": task, "prompt": prompt, "test": test, "canonical_solution": completion}
         problem = humaneval_x_problem(rec)
