@@ -836,7 +836,7 @@ def lifted_rust_unit(program: str, test: str, shape: lifted_rust.Plan) -> Unit:
     line of the recorder, so that a compile error there (and not in the program's lines)
     sends the test back beside the program."""
     tag = lifted.tag(program, test)
-    tail = lifted_rust.recorder(tag, shape, _rust_test_uses(test), rust_forwards())
+    tail = lifted_rust.recorder(tag, shape, _rust_test_uses(test, program), rust_forwards())
     return Unit("rust-test", {"main.rs": f"{program}\n{tail}"}, lifted_rust.recorder_run(tag),
                 lift=(test, shape, None), lift_line=program.count("\n") + 2)  # fmt: skip
 
@@ -2618,7 +2618,6 @@ _RUST_TEST_FN = re.compile(
 )
 _RUST_IGNORE = re.compile(r"#\[\s*ignore\b")
 _RUST_GLOB_SUPER = re.compile(r"\buse\s+(?:super|crate)\s*::\s*(?:\*|\{\s*\*\s*\})\s*;")
-_RUST_USE_DECL = re.compile(r"\buse\s+([^;]*);")
 _RUST_USE_LEAF = re.compile(
     r"(?:^|::)\s*(?:r#)?([A-Za-z_]\w*)\s*(?:\bas\s+(?:r#)?([A-Za-z_]\w*))?\s*$"
 )
@@ -2641,6 +2640,20 @@ RUST_PRIMITIVES = ("bool", "char", "f32", "f64", "i8", "i16", "i32", "i64", "i12
 shadows in a path (``f64::EPSILON``) wherever its items are in scope; imported explicitly
 from ``::std::primitive``, as the crates ``std`` and ``core`` are from ``::std`` and
 ``::core`` (a program's ``mod std`` made the test's ``std::f64::EPSILON`` its own)."""
+RUST_STD_NAMES = {
+    **{n: "::std::collections" for n in ("HashMap", "HashSet", "BTreeMap", "BTreeSet",
+                                         "VecDeque", "BinaryHeap", "LinkedList")},
+    "Ordering": "::std::cmp", "Reverse": "::std::cmp", "Rc": "::std::rc", "RefCell": "::std::cell",
+    "Cell": "::std::cell", "Arc": "::std::sync", "Mutex": "::std::sync", "Cow": "::std::borrow",
+    "Wrapping": "::std::num", "TypeId": "::std::any", "Any": "::std::any",
+}  # fmt: skip
+"""Types of ``std`` beyond the prelude that a test takes from the program's own ``use``
+lines through its ``use super::*`` (HumanEval-X's Rust declarations import
+``collections::{HashSet, HashMap}``; its test builds ``HashMap::from([...])``). Where the
+program binds such a name, the test imports ``std``'s explicitly, as it does the
+prelude's: a program's ``mod HashMap`` whose ``from`` handed back its last answer (a real
+``HashMap``, compared by ``std``'s own ``==``) built the test's expected value (paid
+1.0). A name the program does not bind stays unbound, as in plain ``rustc``."""
 _RUST_FORWARDED = ("assert", "assert_eq", "assert_ne", "debug_assert", "debug_assert_eq",
                    "debug_assert_ne", "panic", "unreachable", "todo", "unimplemented", "vec",
                    "format", "matches", "print", "println", "eprint", "eprintln", "write",
@@ -2675,7 +2688,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
     lines: list[str] = []
     test = _rust_main_as_test(test)
     blanked = compiled_eq.rust_blank(test)
-    uses = _rust_test_uses(test)
+    uses = _rust_test_uses(test, program)
     pieces: list[str] = []
     at = 0
     for m in _RUST_TEST_FN.finditer(test):
@@ -2719,7 +2732,7 @@ def _rust_unit(program: str, test: str) -> tuple[str, list[str]]:
         ]
         at = close
     pieces.append(test[at:])
-    guarded = _rust_prelude_imports("".join(pieces))
+    guarded = _rust_prelude_imports("".join(pieces), program)
     n = max(1, len(drawn))
     rows = [s.arrays() for s in drawn] or [("0, " * 15 + "0", "0, " * 15 + "0")]
     table_a = ", ".join(f"[{a}]" for a, _ in rows)
@@ -2817,22 +2830,58 @@ def rust_forwards() -> str:
     )
 
 
-def _rust_test_uses(test: str) -> str:
-    """The ``use`` declarations that make the prelude's names (``RUST_PRELUDE``), the
-    primitive types (``RUST_PRIMITIVES``) and the crates ``std`` and ``core`` the real
-    ones wherever they stand, but for the names the test itself declares or imports
-    (which would clash)."""
-    blanked = compiled_eq.rust_blank(test)
+def _rust_bound(blanked: str) -> tuple[set[str], bool]:
+    """The names a piece of Rust (comments and literals blanked) declares or imports, and
+    whether it has a glob import other than ``super::*`` or ``crate::*`` (which may bind
+    any name)."""
     own: set[str] = set()
+    glob = False
     for m in _RUST_ITEM.finditer(blanked):
         own.add(m.group(1) or m.group(2))
-    for m in _RUST_USE_DECL.finditer(blanked):
-        for leaf in re.split(r"[{},]", m.group(1)):
+    for decl, body in _rust_use_decls(blanked):
+        if "*" in body and not _RUST_GLOB_SUPER.fullmatch(decl):
+            glob = True
+        for leaf in re.split(r"[{},]", body):
             bound = _RUST_USE_LEAF.search(leaf)
             if bound:
                 own.add(bound.group(2) or bound.group(1))
+    return own, glob
+
+
+_RUST_USE_START = re.compile(r"\buse\s+")
+
+
+def _rust_use_decls(blanked: str) -> list[tuple[str, str]]:
+    """Each ``use`` declaration (its text, and what it imports), in linear time: a
+    program's ``use a::`` 200,000 times with no ``;`` made a pattern that reads to the next
+    ``;`` scan to the end from each of them."""
+    out: list[tuple[str, str]] = []
+    semi = -1
+    for m in _RUST_USE_START.finditer(blanked):
+        if semi < m.end():
+            semi = blanked.find(";", m.end())
+            if semi < 0:
+                break
+        out.append((blanked[m.start() : semi + 1], blanked[m.end() : semi]))
+    return out
+
+
+def _rust_test_uses(test: str, program: str = "") -> str:
+    """The ``use`` declarations that make the prelude's names (``RUST_PRELUDE``), the
+    primitive types (``RUST_PRIMITIVES``) and the crates ``std`` and ``core`` the real
+    ones wherever they stand, and the ``RUST_STD_NAMES`` the test uses that ``program``
+    binds (or may, by a glob), but for the names the test itself declares or imports
+    (which would clash)."""
+    blanked = compiled_eq.rust_blank(test)
+    own, _ = _rust_bound(blanked)
+    theirs, glob = _rust_bound(compiled_eq.rust_blank(program))
+    used = set(compiled_eq.rust_code_words(test))
     allow = " #[allow(unused_imports)] use"
-    out = ""
+    out = "".join(
+        f"{allow} {RUST_STD_NAMES[n]}::{n};"
+        for n in sorted(RUST_STD_NAMES.keys() & used - own)
+        if glob or n in theirs
+    )
     for path, group in (("::std::prelude::rust_2021", RUST_PRELUDE),
                         ("::std::primitive", RUST_PRIMITIVES)):  # fmt: skip
         names = [n for n in group if n not in own]
@@ -2842,12 +2891,12 @@ def _rust_test_uses(test: str) -> str:
     return out
 
 
-def _rust_prelude_imports(test: str) -> str:
+def _rust_prelude_imports(test: str, program: str) -> str:
     """The test with ``_rust_test_uses`` after each ``use super::*;`` (each test function's
     body has them too: a test at the crate root, as MultiPL-E's, has no glob, the
     program's items are its own scope's)."""
     blanked = compiled_eq.rust_blank(test)
-    imports = _rust_test_uses(test)
+    imports = _rust_test_uses(test, program)
     for end in reversed([m.end() for m in _RUST_GLOB_SUPER.finditer(blanked)]):
         test = test[:end] + imports + test[end:]
     return test
