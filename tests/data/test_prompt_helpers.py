@@ -12,7 +12,7 @@ import pytest
 
 from reward_api.data.converters.conversion import Conversion
 from reward_api.data.converters.humaneval import convert_humaneval
-from reward_api.data.converters.humaneval_x import humaneval_x_problem
+from reward_api.data.converters.humaneval_x import convert_humaneval_x, humaneval_x_problem
 from reward_api.data.converters.prompt_helpers import CPP_NAMESPACE, JAVA_CLASS, trusted_helpers
 from reward_api.schemas import AssertTest
 
@@ -124,3 +124,26 @@ def test_humaneval_python_helper_joins_setup(entry):
     assert p.setup_code is not None
     assert "import math" in p.setup_code and "def wrap(x: float):" in p.setup_code
     assert f"def {entry}" not in p.setup_code
+
+
+def test_rust_records_that_can_judge_nothing_are_skipped_with_the_reason():
+    """Round 20: HumanEval-X's Rust/32 test is one comment (it passed any program that
+    compiled), and Rust/38, /50 and /53 draw inputs with ``rand``, which the verifier's
+    rustc does not have (no program compiled, the canonical solution neither)."""
+    body = "#[test]\n    fn t() { assert_eq!(add(1, 2), 3); }\n"
+    records = [
+        {"task_id": "Rust/9400", "prompt": "fn add(a: i32, b: i32) -> i32 {\n",
+         "canonical_solution": "a + b\n}\n", "test": f"/*\nmod tests {{\n    {body}}}\n*/\n"},
+        {"task_id": "Rust/9401", "prompt": "fn add(a: i32, b: i32) -> i32 {\n",
+         "canonical_solution": "a + b\n}\n",
+         "test": "mod tests {\n    use super::*;\n    #[test]\n    fn t() {\n"
+                 "        let x: i32 = rand::random::<i32>() % 9;\n        assert_eq!(add(x, 1), x + 1);\n    }\n}\n"},
+        {"task_id": "Rust/9402", "prompt": "fn add(a: i32, b: i32) -> i32 {\n",
+         "canonical_solution": "a + b\n}\n",
+         "test": f"mod tests {{\n    use super::*;\n    // rand::random is not used\n    {body}}}\n"},
+    ]  # fmt: skip
+    conv = Conversion()
+    convert_humaneval_x(records, conv)
+    assert [p.id for p in conv.problems] == ["humaneval-x/Rust/9402"]
+    reasons = {s["id"]: s["reason"].split(":")[0] for s in conv.report.skipped}
+    assert reasons == {"Rust/9400": "no_tests", "Rust/9401": "test_needs_crate"}

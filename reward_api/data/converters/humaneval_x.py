@@ -28,7 +28,9 @@ and the harness builds ``declaration + prompt + completion``, so the problem's p
 the declaration then the prompt (a prompt that has its signature gets only the
 declaration's ``use`` lines in front); crate ``use`` lines naming crates the verifier's
 rustc does not have (``rand``, ``regex``, ``md5``) are dropped and counted, so a solution
-that needs one fails to compile, as it would without the crate.
+that needs one fails to compile, as it would without the crate; a record whose test needs
+one (Rust/38, /50, /53), or has no test function outside a comment (Rust/32), is skipped
+with the reason (``rust_test_unjudgeable``).
 """
 
 from __future__ import annotations
@@ -162,6 +164,24 @@ def humaneval_x_sample(problem: Problem, completion: str, sample_id: str | None 
     return Sample(problem_id=problem.id, sample_id=sample_id, code=program(problem, completion))
 
 
+_RUST_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+_RUST_TEST_ATTR = re.compile(r"#\s*\[\s*test\s*\]")
+
+
+def rust_test_unjudgeable(test: str) -> str | None:
+    """Why a Rust record's test can judge no program, if it cannot: it has no ``#[test]``
+    function outside its comments (Rust/32's is one comment: it would pass any program
+    that compiles), or its code calls a crate the verifier's rustc does not have (Rust/38,
+    /50 and /53 draw inputs with ``rand``: no program compiles against it)."""
+    code = _RUST_COMMENT.sub(" ", test)
+    if not _RUST_TEST_ATTR.search(code):
+        return "no_tests: the record's test has no #[test] function outside its comments"
+    crates = sorted(set(re.findall(r"(?<![\w:])(rand|regex|md5)\s*::", code)))
+    if crates:
+        return f"test_needs_crate: the test uses {', '.join(crates)}, which the verifier's rustc does not have"
+    return None
+
+
 def convert_humaneval_x(records: list[dict[str, Any]], conv: Conversion) -> None:
     """Every record of a judged language; the canonical solution is the reference and
     the one sample."""
@@ -173,6 +193,12 @@ def convert_humaneval_x(records: list[dict[str, Any]], conv: Conversion) -> None
                 "python_use_humaneval" if task_id.startswith("Python/") else "unsupported_language"
             )
             conv.report.skip(task_id, reason)
+            continue
+        unjudgeable = (
+            rust_test_unjudgeable(str(rec.get("test") or "")) if language == "rust" else None
+        )
+        if unjudgeable:
+            conv.report.skip(task_id, unjudgeable)
             continue
         _, dropped = problem_prompt(language, rec)
         if dropped:
