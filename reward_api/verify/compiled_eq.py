@@ -1536,6 +1536,25 @@ def _java_tokens(code: str, literals: bool = False) -> list[_Tok]:
     return toks
 
 
+def java_without_package(program: str) -> str:
+    """A Java program with its package clause (``package a.b;``, after any comments)
+    blanked, line breaks kept: its classes are built and run in the unnamed package, as
+    its test's and harness's are. With the clause, ``java`` found no class of the simple
+    name it was told to run (stdio), and the test's and the call harness's references to
+    ``Solution`` named no class, so every honest program with a package line failed; a
+    program's own ``a.b.Name`` references are the one thing this changes. A clause
+    spelled with unicode escapes (``\\u0070ackage``, ``a.b\\u003b``) is left as written: its
+    end is not where this text's ``;`` is (blanking up to it took the next line's import)."""
+    toks = _java_tokens(program)
+    if len(toks) < 3 or toks[0].text != "package":
+        return program
+    end = next((t for t in toks if t.text == ";"), None)
+    if end is None or "\\" in program[toks[0].start : end.end]:
+        return program  # spelled with unicode escapes: javac's text is not this one's
+    clause = program[toks[0].start : end.end]
+    return program[: toks[0].start] + re.sub(r"[^\n]", " ", clause) + program[end.end :]
+
+
 def _java_type_names(toks: list[_Tok]) -> set[str]:
     """The names of the types these tokens declare: the identifier after ``class``,
     ``interface``, ``enum``, ``record`` (or ``@interface``)."""

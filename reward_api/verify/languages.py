@@ -1531,6 +1531,8 @@ def units_for(
     """The builds of a sample and, per selected test, the build it runs (``lift``: whether a
     C, C++ or Go assert test whose shape allows may be lifted out of the program's process as this
     unit proposes: ``reward_api.verify.lifted``; None: never)."""
+    if problem.language == "java":  # built in the unnamed package, as its test is
+        program = compiled_eq.java_without_package(program)
     units: list[Unit] = []
     which: list[int] = []
     stdio: int | None = None
