@@ -514,17 +514,18 @@ def _js(program: str, cls: str | None, fn: str, nonce: str, typescript: bool = F
         .replace("__CR_RET__", json.dumps(ret))
         .replace("__CR_NODES__", f"{{{types}}}")
     )
+    self, f = f"__cr_self_{nonce}", f"__cr_f_{nonce}"  # call.js's wrapper's own names
     if cls:
         lookup = (
-            f"// @ts-ignore\nif (typeof {cls} === 'function') {{ self = new {cls}(); f = self.{fn}; }}\n"
-            f"// @ts-ignore\nelse if (typeof {fn} === 'function') f = {fn};"
+            f"// @ts-ignore\nif (typeof {cls} === 'function') {{ {self} = new {cls}(); {f} = {self}.{fn}; }}\n"
+            f"// @ts-ignore\nelse if (typeof {fn} === 'function') {f} = {fn};"
         )
         missing = f"no method {fn} in class {cls}"
     else:
         lookup = (
-            f"// @ts-ignore\nif (typeof {fn} === 'function') f = {fn};\n"
+            f"// @ts-ignore\nif (typeof {fn} === 'function') {f} = {fn};\n"
             "// @ts-ignore\nelse if (typeof Solution === 'function') "
-            f"{{ self = new Solution(); f = self.{fn}; }}"
+            f"{{ {self} = new Solution(); {f} = {self}.{fn}; }}"
         )
         missing = f"no function {fn}"
     after = after.replace("__CR_LOOKUP__", lookup).replace("__CR_MISSING__", json.dumps(missing))

@@ -147,8 +147,10 @@ const __cr_call___CR_NONCE__ = (function () {
   };
 })();
 // ---- after the program ----
-;(function (call) {
-  let self = null, f = undefined;
+// (the wrapper's own names carry the nonce: a local ``f``, ``self`` or ``call`` hid the
+// program's function of that name from the lookup, and HumanEval/106's is called ``f``)
+;(function (__cr_go___CR_NONCE__) {
+  let __cr_self___CR_NONCE__ = null, __cr_f___CR_NONCE__ = undefined;
   __CR_LOOKUP__
-  call(f, self, __CR_MISSING__, __CR_KINDS__, __CR_RET__, __CR_NODES__);
+  __cr_go___CR_NONCE__(__cr_f___CR_NONCE__, __cr_self___CR_NONCE__, __CR_MISSING__, __CR_KINDS__, __CR_RET__, __CR_NODES__);
 })(__cr_call___CR_NONCE__);
