@@ -353,14 +353,28 @@ _CPP_STD_FUNCTIONS = frozenset({
 that a program could overload for a type of its own."""
 
 
+_CPP_GLOBAL_ONLY = frozenset({"fabsf", "fabsl"})
+"""C functions GCC 12's ``<cmath>`` declares in the global namespace only: qualified ``::``
+(a declaration there hides what a program's using-directive brings in)."""
+
+
 def qualify_cpp_std_calls(test: str, program: str, keep: frozenset[str] = frozenset()) -> str:
-    """``test`` (C++) with each unqualified call of a standard function that the program
-    also defines (an ``abs(R)`` for the ``R`` its entry point returns, beside an
+    """``test`` (C++) with each unqualified call of a standard function whose name the
+    program also spells (an ``abs(R)`` for the ``R`` its entry point returns, beside an
     ``operator-(R, double)``: then ``abs(f(x) - 0.5) < 1e-4`` held for any answer) made
-    a call of ``::std::`` itself, so no overload of the program's can be chosen. Calls the
-    program does not overload, and the problem's entry points (``keep``: a task whose
-    function is called ``count``), keep their text."""
-    own = (_namespace_functions(_tokens(program)) & _CPP_STD_FUNCTIONS) - keep
+    a call of ``::std::`` itself, so no overload or variable of the program's can be
+    chosen. Calls of names the program never spells, and the problem's entry points
+    (``keep``: a task whose function is called ``count``), keep their text."""
+    # any word of the program's text, not only a function it defines at global scope: in
+    # a namespace it brings in (``namespace ev { auto pow(double x, int i) -> double {
+    # return 0; } } using namespace ev;``), out of line, behind attributes, through a
+    # macro of its own, or as a variable (a lambda or a function pointer named ``pow``)
+    # was the test's ``pow``; with token pasting, any name at all
+    defined = set(_CPP_WORD.findall(program))
+    if "##" in program or "%:%:" in program:
+        defined = set(_CPP_STD_FUNCTIONS)
+    keep = keep | _namespace_functions(_tokens(test))  # the test's own helpers are its own
+    own = (defined & _CPP_STD_FUNCTIONS) - keep
     if not own:
         return test
     toks = _tokens(test)
@@ -371,7 +385,7 @@ def qualify_cpp_std_calls(test: str, program: str, keep: frozenset[str] = frozen
             continue
         if k > 0 and toks[k - 1].text in (".", "->", "::", "~"):
             continue
-        out = out[: t.start] + "::std::" + out[t.start :]
+        out = out[: t.start] + ("::" if t.text in _CPP_GLOBAL_ONLY else "::std::") + out[t.start :]
     return out
 
 

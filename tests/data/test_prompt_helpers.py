@@ -39,7 +39,8 @@ int main(){
 
 def test_cpp_helper_is_copied_into_its_namespace_and_the_test_calls_the_copy():
     setup, test = trusted_helpers("cpp", CPP_PROMPT, CPP_TEST, ["untwist"])
-    assert setup.startswith(f"namespace {CPP_NAMESPACE} {{\n")
+    assert setup.startswith("#include <cmath>\n")  # the copies' own headers
+    assert f"\nnamespace {CPP_NAMESPACE} {{\n" in setup
     assert "void operator+(cr_none, cr_none);" in setup  # lookup of + stops there
     assert "\nstring twist(string s){" in setup
     assert setup.rstrip().endswith("return out.substr(0, out.size() - 1);\n}\n}")

@@ -50,9 +50,20 @@ _CPP_OPERATORS = ("+", "-", "*", "/", "%", "^", "&", "|", "~", "!", "<", ">", "+
                   "*=", "/=", "%=", "^=", "&=", "|=", "<<", ">>", ">>=", "<<=", "==", "!=",
                   "<=", ">=", "&&", "||", "++", "--", ",", "->*")  # fmt: skip
 _CPP_UNARY = ("~", "!", "++", "--")
-_CPP_OPEN = f"namespace {CPP_NAMESPACE} {{\nstruct cr_none {{}};\n" + "".join(
-    f"void operator{op}(cr_none{'' if op in _CPP_UNARY else ', cr_none'});\n"
-    for op in _CPP_OPERATORS
+_CPP_HEADERS = "".join(
+    f"#include <{h}>\n" for h in ("cmath", "cstdlib", "string", "vector", "algorithm")
+)
+"""The headers the copies' calls are declared by, whatever the program includes: a call of
+a standard function that the program also names is made ``::std::``'s
+(``compiled_eq.qualify_cpp_std_calls``), which a program that dropped the prompt's
+``<math.h>`` had not declared."""
+_CPP_OPEN = (
+    _CPP_HEADERS
+    + f"namespace {CPP_NAMESPACE} {{\nstruct cr_none {{}};\n"
+    + "".join(
+        f"void operator{op}(cr_none{'' if op in _CPP_UNARY else ', cr_none'});\n"
+        for op in _CPP_OPERATORS
+    )
 )
 """The copies' namespace opens by declaring every overloadable operator a free function
 may be: an operator in a copy (``x.substr(1) + x[0]``) is looked up there and no further

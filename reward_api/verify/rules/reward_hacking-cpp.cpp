@@ -118,3 +118,9 @@ template <class A> int abs(A *a) { return 0; }
 using mine::abs;
 // ok: cpp-overloads-a-c-library-function
 int absolute_difference(int a, int b) { return std::abs(a - b) + strcmp("a", "b"); }
+// ruleid: cpp-overloads-a-c-library-function
+extern "C" inline int rand() noexcept { return 0; }
+// ok: cpp-overloads-a-c-library-function
+using std::pow;
+// ok: cpp-overloads-a-c-library-function
+using ::std::abs;
