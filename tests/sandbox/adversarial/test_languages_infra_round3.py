@@ -32,7 +32,9 @@ test's output.
   folder per name; 1,100 of them made the compile cell's ``os.walk`` (packing the build)
   recurse past Python's limit: ``RecursionError``, ``sandbox_error``. Builds are now
   packed, unpacked and removed without recursion, and a build nested deeper than
-  ``runner.MAX_PACK_DEPTH`` is not packed (its ``compile_error`` says so).
+  ``runner.MAX_PACK_DEPTH`` is not packed (its ``compile_error`` says so). A plain
+  package clause is blanked since (``compiled_eq.java_without_package``), so the case
+  spells it with a unicode escape, which is left as written and still nests the folders.
 
 Each exploit is a wrong program (a failing verdict is what it must get, never
 ``sandbox_error``), verified beside an honest program of the same problem.
@@ -89,7 +91,7 @@ JAVA_ADD = (
     "} }\n"
 )
 JAVA_DEEP_PACKAGE = (
-    "package "
+    "\\u0070ackage "  # a clause java_without_package leaves as written (a plain one it blanks)
     + ".".join(["p"] * 1100)
     + ";\n"
     + JAVA_ADD.replace("NAME", "Main").replace("OP", "+")
@@ -110,6 +112,12 @@ CASES = [
         JAVA_ADD.replace("NAME", "A" * 300).replace("OP", "-"),
     ),
     exploit("java-package-nested-1100-deep", JAVA_STDIO, JAVA_DEEP_PACKAGE),
+    # the same clause written plainly is blanked: the program builds in the unnamed package
+    control(
+        "java-plain-package-nested-1100-deep",
+        JAVA_STDIO,
+        JAVA_DEEP_PACKAGE.replace("\\u0070ackage", "package", 1),
+    ),
     control(
         "java-honest-beside-a-long-class-name",
         JAVA_STDIO,
