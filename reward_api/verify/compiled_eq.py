@@ -373,11 +373,11 @@ def qualify_cpp_std_calls(test: str, program: str, keep: frozenset[str] = frozen
     defined = set(_CPP_WORD.findall(program))
     if "##" in program or "%:%:" in program:
         defined = set(_CPP_STD_FUNCTIONS)
-    keep = keep | _namespace_functions(_tokens(test))  # the test's own helpers are its own
     own = (defined & _CPP_STD_FUNCTIONS) - keep
     if not own:
         return test
     toks = _tokens(test)
+    own -= _namespace_functions(toks)  # the test's own helpers are its own
     out = test
     for k in range(len(toks) - 2, -1, -1):
         t = toks[k]

@@ -41,6 +41,7 @@ from typing import Any
 from reward_api.data.converters.conversion import Conversion
 from reward_api.data.converters.prompt_helpers import trusted_helpers
 from reward_api.schemas import AssertTest, Problem, Sample
+from reward_api.verify.compiled_eq import rust_blank
 
 LANGUAGES = {"CPP": "cpp", "C++": "cpp", "Java": "java", "JavaScript": "javascript",
              "JS": "javascript", "Go": "go", "Rust": "rust"}  # fmt: skip
@@ -57,7 +58,11 @@ _CPP_FUNCTION = re.compile(r"(\w+)\s*\([^;{}()]*\)\s*\{")
 """A C++ function definition's name; the prompt's last is the entry point, the function
 the test calls (CPP/23's is ``strlen``: the library's name, the test's own function)."""
 _RUST_FN = re.compile(r"^[ \t]*(pub[ \t]+)?fn[ \t]+\w+", re.M)
-_RUST_CRATE_USE = re.compile(r"^[ \t]*use[ \t]+(rand|regex|md5)\b[^;]*;[ \t]*\n?", re.M)
+_MISSING_CRATES = ("rand", "regex", "md5")
+"""Crates CodeGeeX's Rust harness links that the verifier's rustc does not have."""
+_RUST_CRATE_USE = re.compile(
+    rf"^[ \t]*use[ \t]+({'|'.join(_MISSING_CRATES)})\b[^;]*;[ \t]*\n?", re.M
+)
 
 
 ERRATA: dict[str, tuple[tuple[str, str], ...]] = {
@@ -164,8 +169,8 @@ def humaneval_x_sample(problem: Problem, completion: str, sample_id: str | None 
     return Sample(problem_id=problem.id, sample_id=sample_id, code=program(problem, completion))
 
 
-_RUST_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _RUST_TEST_ATTR = re.compile(r"#\s*\[\s*test\s*\]")
+_RUST_CRATE_PATH = re.compile(rf"(?<![\w:])({'|'.join(_MISSING_CRATES)})\s*::")
 
 
 def rust_test_unjudgeable(test: str) -> str | None:
@@ -173,10 +178,10 @@ def rust_test_unjudgeable(test: str) -> str | None:
     function outside its comments (Rust/32's is one comment: it would pass any program
     that compiles), or its code calls a crate the verifier's rustc does not have (Rust/38,
     /50 and /53 draw inputs with ``rand``: no program compiles against it)."""
-    code = _RUST_COMMENT.sub(" ", test)
+    code = rust_blank(test)  # comments (nested too) and literals, as rustc lexes them
     if not _RUST_TEST_ATTR.search(code):
         return "no_tests: the record's test has no #[test] function outside its comments"
-    crates = sorted(set(re.findall(r"(?<![\w:])(rand|regex|md5)\s*::", code)))
+    crates = sorted(set(_RUST_CRATE_PATH.findall(code)))
     if crates:
         return f"test_needs_crate: the test uses {', '.join(crates)}, which the verifier's rustc does not have"
     return None

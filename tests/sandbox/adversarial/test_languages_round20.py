@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.sandbox.adversarial.cases import Batch, control, exploit, need_roots
+from tests.sandbox.adversarial.cases import Batch, asserts, control, exploit, need_roots
 
 _SUM_STDIO = {
     "language": "java",
@@ -39,17 +39,12 @@ _REV_CALLS = {
     ],
 }  # fmt: skip
 _REV = "class Solution {{ public String rev(String s) {{ return {body}; }} }}\n"
-_REV_ASSERT = {
-    "language": "java",
-    "tests": [
-        {
-            "type": "assert",
-            "code": "public class Main {\n  public static void main(String[] args) {\n"
-            '    Solution s = new Solution();\n    if (!s.rev("abc").equals("cba")) throw new AssertionError();\n'
-            '    if (!s.rev("").equals("")) throw new AssertionError();\n  }\n}\n',
-        }
-    ],
-}
+_REV_ASSERT = asserts(
+    "public class Main {\n  public static void main(String[] args) {\n"
+    '    Solution s = new Solution();\n    if (!s.rev("abc").equals("cba")) throw new AssertionError();\n'
+    '    if (!s.rev("").equals("")) throw new AssertionError();\n  }\n}\n',
+    language="java",
+)
 _GOOD_REV = "new StringBuilder(s).reverse().toString()"
 
 CASES = [
